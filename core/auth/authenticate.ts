@@ -1,0 +1,42 @@
+// Turns an Authorization header into an actor: the operator (ADMIN_TOKEN) or a tenant key.
+// Missing, malformed, unknown or revoked keys and suspended tenants all get the same 401.
+import { AppError } from "../shared/errors.ts";
+import { constantTimeEqual, sha256Hex } from "../shared/secrets.ts";
+import type { Runtime } from "../runtime.ts";
+import type { KeyRecord } from "./key-cache.ts";
+import { looksLikeApiKey } from "./api-key-format.ts";
+
+export type AuthResult = { kind: "operator" } | ({ kind: "tenant" } & KeyRecord);
+
+export async function authenticate(runtime: Runtime, header: string | null | undefined): Promise<AuthResult> {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
+  if (!token) throw new AppError("unauthorized");
+  if (runtime.config.adminToken && constantTimeEqual(token, runtime.config.adminToken)) return { kind: "operator" };
+  if (!looksLikeApiKey(token)) throw new AppError("unauthorized");
+
+  // Lookup is by SHA-256 of the key through a unique index, so no clear key is ever compared.
+  const hash = sha256Hex(token);
+  const nowMs = runtime.wallClock.now().getTime(); // cache bookkeeping: wall clock, not business time
+  let record = runtime.keyCache.get(hash, nowMs);
+  if (record === undefined) {
+    record = await loadKey(runtime, hash);
+    runtime.keyCache.set(hash, record, nowMs);
+  }
+  if (!record || record.revoked || record.tenant.suspended) throw new AppError("unauthorized");
+  return { kind: "tenant", ...record };
+}
+
+async function loadKey(runtime: Runtime, hash: string): Promise<KeyRecord | null> {
+  const key = await runtime.db.prisma.apiKey.findUnique({
+    where: { hash },
+    select: {
+      id: true,
+      tenantId: true,
+      scope: true,
+      revokedAt: true,
+      tenant: { select: { mode: true, readOnly: true, suspended: true, clockAt: true } },
+    },
+  });
+  if (!key) return null;
+  return { keyId: key.id, tenantId: key.tenantId, scope: key.scope, revoked: !!key.revokedAt, tenant: key.tenant };
+}

@@ -1,0 +1,56 @@
+// GET /v1/entitlements: the hot path. One SQL round trip: customer, live subscriptions and the
+// current plan catalogue (the golden rule: plan edits show at once, so nothing is cached here).
+import type { PrismaClient } from "../../generated/prisma/client.ts";
+import { AppError } from "../shared/errors.ts";
+import { mergeEntitlements, type Entitlements } from "./merge-entitlements.ts";
+
+export interface GetEntitlementsInput {
+  tenantId: string;
+  externalId?: string | null;
+  email?: string | null;
+}
+
+interface Row {
+  customer_id: string;
+  id: string | null;
+  status: string | null;
+  plan_id: string | null;
+  interval: string | null;
+  current_period_end: Date | null;
+  entitlements: Entitlements | null;
+}
+
+/** Statuses whose plan capabilities count; suspended is listed but adds nothing. */
+const GRANTING = new Set(["active", "trialing", "past_due"]);
+
+export async function getEntitlements(prisma: PrismaClient, input: GetEntitlementsInput) {
+  const byExternalId = input.externalId != null && input.externalId !== "";
+  if (!byExternalId && (input.email == null || input.email === "")) throw new AppError("missing_customer_key");
+  const key = byExternalId ? input.externalId! : input.email!;
+  const rows = await prisma.$queryRaw<Row[]>`
+    SELECT c.id AS customer_id, s.id, lower(s.status::text) AS status, s.plan_id,
+           lower(o.interval::text) AS interval, s.current_period_end, p.entitlements
+      FROM customers c
+      LEFT JOIN subscriptions s ON s.tenant_id = c.tenant_id AND s.customer_id = c.id AND s.status <> 'CANCELED'
+      LEFT JOIN offers o ON o.tenant_id = s.tenant_id AND o.id = s.offer_id
+      LEFT JOIN plans p ON p.tenant_id = s.tenant_id AND p.id = s.plan_id
+     WHERE c.tenant_id = ${input.tenantId}
+       AND (CASE WHEN ${byExternalId} THEN c.external_id = ${key} ELSE c.email = ${key} END)
+     ORDER BY s.id`;
+  if (rows.length === 0) return { customer_id: null, subscriptions: [], merged_entitlements: {} };
+  const subscriptions = rows
+    .filter((r) => r.id)
+    .map((r) => ({
+      id: r.id!,
+      status: r.status!,
+      plan_id: r.plan_id!,
+      interval: r.interval ?? "month",
+      current_period_end: r.current_period_end ? new Date(r.current_period_end).toISOString() : null,
+      entitlements: r.entitlements ?? {},
+    }));
+  return {
+    customer_id: rows[0]!.customer_id,
+    subscriptions,
+    merged_entitlements: mergeEntitlements(subscriptions.filter((s) => GRANTING.has(s.status)).map((s) => s.entitlements)),
+  };
+}

@@ -1,0 +1,18 @@
+// Capability record of a gateway adapter (service-contract §4). Sandbox accounts may override each value.
+import { z } from "zod";
+
+export const capabilitiesSchema = z.object({
+  sumsPartialRefunds: z.boolean(),
+  capturesCardOnlyOnPaymentPage: z.boolean(),
+  minimumChargeCents: z.number().int().min(0),
+  supportsPix: z.boolean(),
+  supportsCard: z.boolean(),
+});
+
+export type Capabilities = z.infer<typeof capabilitiesSchema>;
+
+export const ADAPTER_DEFAULTS: Record<string, Capabilities> = {
+  sandbox: { sumsPartialRefunds: true, capturesCardOnlyOnPaymentPage: false, minimumChargeCents: 100, supportsPix: true, supportsCard: true },
+};
+
+export const KNOWN_PROVIDERS = Object.keys(ADAPTER_DEFAULTS);

@@ -1,0 +1,77 @@
+// The one error catalogue. Every failure the service answers is one of these keys; two translators
+// turn it into a GraphQL error (schema/errors.ts) or an HTTP status and body (rest-facade/error-map.ts).
+// Status codes are decided here and nowhere else.
+
+interface CatalogEntry {
+  status: number;
+  error: string;
+  /** Stable code sent in the body; omitted when the contract defines none for the case. */
+  code?: string;
+}
+
+export const ERROR_CATALOG = {
+  unauthorized: { status: 401, error: "missing, invalid or revoked API key", code: "unauthorized" },
+  insufficient_scope: { status: 403, error: "this route needs a key with write scope", code: "insufficient_scope" },
+  account_locked: { status: 403, error: "the account is in read-only mode", code: "account_locked" },
+  operator_only: { status: 403, error: "operator token required", code: "operator_only" },
+  not_found: { status: 404, error: "not found", code: "not_found" },
+  route_not_found: { status: 404, error: "route not found", code: "route_not_found" },
+  invalid_limit: { status: 400, error: "limit must be an integer from 1 to 500", code: "invalid_limit" },
+  invalid_cursor: { status: 400, error: "after is not a valid cursor", code: "invalid_cursor" },
+  invalid_status: { status: 400, error: "status holds an unknown value", code: "invalid_status" },
+  missing_customer_key: { status: 400, error: "external_id or email is required", code: "missing_customer_key" },
+  invalid_parameter: { status: 400, error: "invalid parameter", code: "invalid_parameter" },
+  invalid_body: { status: 400, error: "the request body is not valid", code: "invalid_body" },
+  unsupported_media_type: {
+    status: 415,
+    error: "send application/json, application/x-www-form-urlencoded or multipart/form-data",
+    code: "unsupported_media_type",
+  },
+  payload_too_large: { status: 413, error: "the request body is too large", code: "payload_too_large" },
+  idempotency_key_reused: {
+    status: 422,
+    error: "this Idempotency-Key was used with a different request",
+    code: "idempotency_key_reused",
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    error: "a request with this Idempotency-Key is still in progress",
+    code: "idempotency_key_in_use",
+  },
+  invalid_idempotency_key: { status: 400, error: "Idempotency-Key must be 1 to 255 printable characters", code: "invalid_idempotency_key" },
+  rate_limited: { status: 429, error: "too many requests; retry after the Retry-After delay", code: "rate_limited" },
+  invalid_argument: { status: 422, error: "invalid argument", code: "invalid_argument" },
+  conflict: { status: 409, error: "state conflict", code: "conflict" },
+  sandbox_only: { status: 422, error: "only SANDBOX tenants can do this", code: "sandbox_only" },
+  internal: { status: 500, error: "internal error", code: "internal" },
+} as const satisfies Record<string, CatalogEntry>;
+
+export type ErrorKey = keyof typeof ERROR_CATALOG;
+
+export type ErrorBody = { error: string; code?: string } & Record<string, unknown>;
+
+export class AppError extends Error {
+  readonly key: ErrorKey;
+  readonly status: number;
+  readonly body: ErrorBody;
+
+  /** `error` replaces the catalogue's message; `extra` adds the fields some routes define (accepted, status…). */
+  constructor(key: ErrorKey, opts: { error?: string; extra?: Record<string, unknown> } = {}) {
+    const entry: CatalogEntry = ERROR_CATALOG[key];
+    const message = opts.error ?? entry.error;
+    super(message);
+    this.name = "AppError";
+    this.key = key;
+    this.status = entry.status;
+    this.body = { error: message, ...(entry.code ? { code: entry.code } : {}), ...opts.extra };
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}
+
+/** The single 404 for a record of another tenant, an unknown id or a malformed id: byte-identical on purpose. */
+export function notFound(resource: string): AppError {
+  return new AppError("not_found", { error: `${resource} not found` });
+}

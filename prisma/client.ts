@@ -1,0 +1,114 @@
+// The one PrismaClient factory. PostgreSQL (adapter-pg) when a URL is given, embedded PGlite otherwise.
+import fs from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "../generated/prisma/client.ts";
+import { pgPoolConfig, pgliteDataDir } from "./connection.ts";
+import { applyMigrations, type SqlRunner } from "./migrate.ts";
+
+export type { PrismaClient };
+
+export interface Db {
+  prisma: PrismaClient;
+  kind: "postgres" | "pglite";
+  /** Raw SQL for migrations and LISTEN/NOTIFY-free maintenance. */
+  sql: SqlRunner;
+  /** Subscribe to a PostgreSQL NOTIFY channel (cache invalidation across instances). No-op on PGlite (one process). */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<void>;
+  notify(channel: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDbOptions {
+  /** PostgreSQL URL; defaults to DATABASE_URL. Empty means embedded PGlite. */
+  url?: string;
+  /** PGlite data directory, or "memory://" for an in-memory database (tests). */
+  pgliteDir?: string;
+  poolSize?: number;
+  migrate?: boolean;
+}
+
+export async function openDb(opts: OpenDbOptions = {}): Promise<Db> {
+  const url = opts.url ?? process.env.DATABASE_URL ?? "";
+  const db = url ? openPostgres(url, opts.poolSize) : await openPglite(opts.pgliteDir ?? pgliteDataDir());
+  if (opts.migrate !== false) await applyMigrations(db.sql, db.kind);
+  return db;
+}
+
+function openPostgres(url: string, poolSize = 10): Db {
+  const config = pgPoolConfig(url, poolSize);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(config) });
+  const pool = new pg.Pool({ ...config, max: 2 });
+  const listeners: pg.Client[] = [];
+  return {
+    prisma,
+    kind: "postgres",
+    sql: {
+      async exec(sql) {
+        await pool.query(sql);
+      },
+      async query(sql, params = []) {
+        return (await pool.query(sql, params)).rows;
+      },
+      async withLock(fn) {
+        const client = await pool.connect();
+        try {
+          await client.query("SELECT pg_advisory_lock(7242001)");
+          return await fn({
+            exec: async (s) => void (await client.query(s)),
+            query: async (s, p = []) => (await client.query(s, p)).rows,
+            withLock: (f) => f(this as SqlRunner),
+          });
+        } finally {
+          await client.query("SELECT pg_advisory_unlock(7242001)").catch(() => undefined);
+          client.release();
+        }
+      },
+    },
+    async listen(channel, onMessage) {
+      const client = new pg.Client(config);
+      await client.connect();
+      client.on("notification", (m) => onMessage(m.payload ?? ""));
+      client.on("error", () => undefined);
+      await client.query(`LISTEN ${channel}`);
+      listeners.push(client);
+    },
+    async notify(channel, payload) {
+      await pool.query("SELECT pg_notify($1, $2)", [channel, payload]);
+    },
+    async close() {
+      await Promise.all(listeners.map((c) => c.end().catch(() => undefined)));
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dir: string): Promise<Db> {
+  if (!dir.startsWith("memory://")) fs.mkdirSync(dir, { recursive: true });
+  const pglite = new PGlite(dir);
+  await pglite.waitReady;
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const sql: SqlRunner = {
+    async exec(s) {
+      await pglite.exec(s);
+    },
+    async query(s, params = []) {
+      return (await pglite.query<Record<string, unknown>>(s, params)).rows;
+    },
+    withLock: (fn) => fn(sql), // one process owns a PGlite directory
+  };
+  return {
+    prisma,
+    kind: "pglite",
+    sql,
+    async listen() {},
+    async notify() {},
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}

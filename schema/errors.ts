@@ -1,0 +1,39 @@
+// GraphQL side of the error catalogue: AppError becomes a GraphQL error whose extensions carry the
+// catalogue key, HTTP status and body, so the REST facade answers exactly what core decided.
+import { GraphQLError } from "graphql";
+import { AppError, isAppError } from "../core/shared/errors.ts";
+import { builder } from "./builder.ts";
+
+/** Typed error for GraphQL clients of the errors plugin. */
+export const AppErrorRef = builder.objectType(AppError, {
+  name: "BillingError",
+  description: "A refusal from the error catalogue.",
+  fields: (t) => ({
+    message: t.exposeString("message", { description: "Readable message." }),
+    code: t.string({ description: "Stable catalogue key.", resolve: (e) => e.key }),
+    status: t.exposeInt("status", { description: "HTTP status the REST facade answers with." }),
+  }),
+});
+
+export function toGraphQLError(error: unknown): GraphQLError {
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (isAppError(original)) {
+    return new GraphQLError(original.message, {
+      ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+      extensions: { code: original.key, status: original.status, body: original.body },
+    });
+  }
+  if (error instanceof GraphQLError && !error.originalError) {
+    // Parse and validation errors: the document itself is wrong.
+    return new GraphQLError(error.message, {
+      nodes: error.nodes,
+      path: error.path,
+      extensions: { code: "invalid_argument", status: 400, body: { error: error.message, code: "invalid_argument" } },
+    });
+  }
+  const internal = new AppError("internal");
+  return new GraphQLError(internal.message, {
+    ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+    extensions: { code: internal.key, status: internal.status, body: internal.body },
+  });
+}

@@ -1,0 +1,21 @@
+// Assembles the schema: every type and mutation module registers itself on the builder.
+import { builder } from "./builder.ts";
+import "./scalars.ts";
+import "./errors.ts";
+import "./types/enums.ts";
+import "./types/tenant.ts";
+import "./types/catalog.ts";
+import "./types/webhook-endpoint.ts";
+import "./types/customer.ts";
+import "./types/payment.ts";
+import "./types/subscription.ts";
+import "./types/event.ts";
+import "./types/entitlements.ts";
+import "./mutations/tenants.ts";
+import "./mutations/webhooks.ts";
+import "./mutations/catalog.ts";
+
+builder.queryType({ description: "Reads. Tenant keys see their own tenant; the operator passes tenantId." });
+builder.mutationType({ description: "Operator and tenant actions. Every business rule lives in core/." });
+
+export const schema = builder.toSchema({ sortSchema: true });

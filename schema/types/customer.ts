@@ -1,0 +1,69 @@
+import { listCustomerPayments } from "../../core/customers/list-customer-payments.ts";
+import { listCustomerSubscriptions } from "../../core/customers/list-customer-subscriptions.ts";
+
+import { subscriptionListItem } from "../../core/subscriptions/subscription-payload.ts";
+import { builder } from "../builder.ts";
+import { tenantIdFor } from "../tenant-scope.ts";
+import { pageToConnection } from "./page.ts";
+import { PaymentRowRef } from "./payment.ts";
+
+builder.prismaObject("Customer", {
+  description: "A customer of a tenant, matched to the tenant's system by externalId.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "cus_ id." }),
+    externalId: t.exposeString("externalId", { description: "The tenant's own key for this customer." }),
+    email: t.exposeString("email", { description: "E-mail, unique within the tenant." }),
+    name: t.exposeString("name", { description: "Full name." }),
+    subscriptions: t.relation("subscriptions", { description: "Every subscription of the customer." }),
+  }),
+});
+
+const CustomerSubscriptions = builder
+  .objectRef<Awaited<ReturnType<typeof listCustomerSubscriptions>>>("CustomerSubscriptions")
+  .implement({
+    description: "A customer's subscriptions, canceled included.",
+    fields: (t) => ({
+      customerId: t.string({ description: "cus_ id.", resolve: (r) => r.customer.id }),
+      payload: t.field({
+        type: "JSON",
+        description: "REST body: {customer_id, subscriptions: [list-shape payload]}.",
+        resolve: (r) => ({ customer_id: r.customer.id, subscriptions: r.subscriptions.map(subscriptionListItem) }),
+      }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  customerSubscriptions: t.field({
+    type: CustomerSubscriptions,
+    description: "Every subscription of the customer with this externalId.",
+    authScopes: { tenant: true, operator: true },
+    args: {
+      externalId: t.arg.string({ required: true, description: "The tenant's key for the customer." }),
+      tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }),
+    },
+    resolve: (_root, args, ctx) => listCustomerSubscriptions(ctx.db.prisma, { tenantId: tenantIdFor(ctx, args.tenantId), externalId: args.externalId }),
+  }),
+  customerPayments: t.connection(
+    {
+      type: PaymentRowRef,
+      description: "The customer's payments, recurring and one-time, in id order (keyset).",
+      authScopes: { tenant: true, operator: true },
+      args: {
+        externalId: t.arg.string({ required: true, description: "The tenant's key for the customer." }),
+        tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }),
+      },
+      resolve: async (_root, args, ctx) =>
+        pageToConnection(
+          await listCustomerPayments(ctx.db.prisma, {
+            tenantId: tenantIdFor(ctx, args.tenantId),
+            externalId: args.externalId,
+            limit: args.first,
+            after: args.after,
+          }),
+        ),
+    },
+    { name: "CustomerPaymentsConnection", description: "A page of payments." },
+    { name: "CustomerPaymentsEdge", description: "One payment of the page." },
+  ),
+}));
+

@@ -1,0 +1,45 @@
+// Yoga over the Pothos schema. The context resolves the caller once per request: operator token or
+// tenant key (cached, exact), and the tenant's clock.
+import { GraphQLError } from "graphql";
+import { createYoga, type YogaServerInstance } from "graphql-yoga";
+import { authenticate } from "../core/auth/authenticate.ts";
+import { tenantClock } from "../core/shared/clock.ts";
+import { isAppError } from "../core/shared/errors.ts";
+import type { Runtime } from "../core/runtime.ts";
+import type { Actor, Context } from "./context.ts";
+import { toGraphQLError } from "./errors.ts";
+import { schema } from "./schema.ts";
+
+export type Yoga = YogaServerInstance<Record<string, never>, Context>;
+
+export function createGraphQL(runtime: Runtime): Yoga {
+  return createYoga<Record<string, never>, Context>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    graphiql: { title: "Billing GraphQL", defaultQuery: "{ viewer { kind tenantId scope } }" },
+    landingPage: false,
+    logging: false,
+    maskedErrors: { maskError: (error) => toGraphQLError(error) },
+    context: async ({ request }): Promise<Context> => {
+      const requestId = request.headers.get("x-request-id") ?? "";
+      let auth;
+      try {
+        auth = await authenticate(runtime, request.headers.get("authorization"));
+      } catch (e) {
+        if (!isAppError(e)) throw e;
+        throw new GraphQLError(e.message, { extensions: { code: e.key, status: e.status, body: e.body, http: { status: e.status } } });
+      }
+      if (auth.kind === "operator") return { runtime, db: runtime.db, actor: { kind: "operator" }, clock: runtime.wallClock, requestId };
+      const actor: Actor = {
+        kind: "tenant",
+        tenantId: auth.tenantId,
+        keyId: auth.keyId,
+        scope: auth.scope,
+        readOnly: auth.tenant.readOnly,
+        mode: auth.tenant.mode,
+        clockAt: auth.tenant.clockAt,
+      };
+      return { runtime, db: runtime.db, actor, clock: tenantClock(auth.tenant, runtime.wallClock), requestId };
+    },
+  });
+}
