@@ -16,6 +16,8 @@ export const AppErrorRef = builder.objectType(AppError, {
 });
 
 export function toGraphQLError(error: unknown): GraphQLError {
+  // Already translated (the context's 401): keep it, with its HTTP status.
+  if (error instanceof GraphQLError && error.extensions?.body) return error;
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   if (isAppError(original)) {
     return new GraphQLError(original.message, {

@@ -14,6 +14,7 @@ import "./types/entitlements.ts";
 import "./mutations/tenants.ts";
 import "./mutations/webhooks.ts";
 import "./mutations/catalog.ts";
+import "./mutations/customers.ts";
 
 builder.queryType({ description: "Reads. Tenant keys see their own tenant; the operator passes tenantId." });
 builder.mutationType({ description: "Operator and tenant actions. Every business rule lives in core/." });

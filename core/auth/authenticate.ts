@@ -34,7 +34,7 @@ async function loadKey(runtime: Runtime, hash: string): Promise<KeyRecord | null
       tenantId: true,
       scope: true,
       revokedAt: true,
-      tenant: { select: { mode: true, readOnly: true, suspended: true, clockAt: true } },
+      tenant: { select: { mode: true, readOnly: true, suspended: true, clockAt: true, readRateLimit: true, writeRateLimit: true } },
     },
   });
   if (!key) return null;

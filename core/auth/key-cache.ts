@@ -8,7 +8,14 @@ export interface KeyRecord {
   tenantId: string;
   scope: "READ" | "WRITE";
   revoked: boolean;
-  tenant: { mode: "LIVE" | "SANDBOX"; readOnly: boolean; suspended: boolean; clockAt: Date | null };
+  tenant: {
+    mode: "LIVE" | "SANDBOX";
+    readOnly: boolean;
+    suspended: boolean;
+    clockAt: Date | null;
+    readRateLimit: number | null;
+    writeRateLimit: number | null;
+  };
 }
 
 const CHANNEL = "billing_auth_changed";

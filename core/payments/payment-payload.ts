@@ -29,7 +29,7 @@ export function paymentRow(p: PaymentForRow) {
     failure_code: p.failureCode,
     gateway_charge_id: p.gatewayChargeId,
     provider: p.provider,
-    card: card(p) ?? { brand: "", last4: "" },
+    card: card(p) ?? { brand: null, last4: null },
     paid_at: p.paidAt ? p.paidAt.toISOString() : null,
     reference: p.subscriptionId
       ? { type: "subscription", id: p.subscriptionId }

@@ -43,6 +43,8 @@ export const ERROR_CATALOG = {
   invalid_argument: { status: 422, error: "invalid argument", code: "invalid_argument" },
   conflict: { status: 409, error: "state conflict", code: "conflict" },
   sandbox_only: { status: 422, error: "only SANDBOX tenants can do this", code: "sandbox_only" },
+  email_taken: { status: 422, error: "já existe um cliente com esse e-mail neste tenant", code: "email_taken" },
+  invalid_email: { status: 422, error: "e-mail inválido", code: "invalid_email" },
   internal: { status: 500, error: "internal error", code: "internal" },
 } as const satisfies Record<string, CatalogEntry>;
 

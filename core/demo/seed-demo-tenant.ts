@@ -1,0 +1,62 @@
+// First run (service-contract §8): a SANDBOX demo tenant with a product, a monthly and a yearly offer,
+// a coupon and a webhook endpoint on the built-in demo receiver. Built from the same use cases the
+// operator mutations call. The referral program arrives with its issue.
+import { createCoupon } from "../catalog/create-coupon.ts";
+import { createOffer } from "../catalog/create-offer.ts";
+import { createPlan } from "../catalog/create-plan.ts";
+import { createProduct } from "../catalog/create-product.ts";
+import type { Runtime } from "../runtime.ts";
+import { createApiKey } from "../tenants/create-api-key.ts";
+import { createTenant } from "../tenants/create-tenant.ts";
+import { createWebhookEndpoint } from "../webhooks/create-webhook-endpoint.ts";
+
+export const DEMO_TENANT_NAME = "Demo SaaS (sandbox)";
+
+export interface DemoTenant {
+  tenantId: string;
+  writeKey: string;
+  readKey: string;
+  monthlyOfferId: string;
+  yearlyOfferId: string;
+  couponCode: string;
+}
+
+/** Seeds the demo tenant unless one exists; returns null when it was already there. */
+export async function seedDemoTenant(runtime: Runtime): Promise<DemoTenant | null> {
+  const prisma = runtime.db.prisma;
+  if (await prisma.tenant.findFirst({ where: { name: DEMO_TENANT_NAME }, select: { id: true } })) return null;
+  const tenant = await createTenant(prisma, runtime.wallClock, { name: DEMO_TENANT_NAME, mode: "SANDBOX" });
+  const product = await createProduct(prisma, { tenantId: tenant.id, name: "Demo App" });
+  const plan = await createPlan(prisma, {
+    tenantId: tenant.id,
+    productId: product.id,
+    name: "Pro",
+    entitlements: { projects: 10, seats: 5, api_access: true },
+  });
+  const offer = (interval: "MONTH" | "YEAR", priceCents: number) =>
+    createOffer(prisma, {
+      tenantId: tenant.id,
+      planId: plan.id,
+      name: `Pro ${interval === "MONTH" ? "mensal" : "anual"}`,
+      interval,
+      priceCents,
+      currency: "brl",
+      gateway: "sandbox",
+      collectionMethods: ["CARD_AUTO", "PIX_MANUAL"],
+      trialDays: 0,
+    });
+  const monthly = await offer("MONTH", 4990);
+  const yearly = await offer("YEAR", 49900);
+  const coupon = await createCoupon(prisma, { tenantId: tenant.id, code: "BEMVINDO10", percentOff: 10, cycles: 3 });
+  await createWebhookEndpoint(prisma, { tenantId: tenant.id, url: `${runtime.config.publicUrl}/demo/webhooks`, events: [] });
+  const write = await createApiKey(prisma, { tenantId: tenant.id, scope: "WRITE" });
+  const read = await createApiKey(prisma, { tenantId: tenant.id, scope: "READ" });
+  return {
+    tenantId: tenant.id,
+    writeKey: write.key,
+    readKey: read.key,
+    monthlyOfferId: monthly.id,
+    yearlyOfferId: yearly.id,
+    couponCode: coupon.code,
+  };
+}

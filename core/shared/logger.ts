@@ -1,0 +1,23 @@
+// The one logger. Anything that could carry a key, a secret or card data is redacted by path.
+import pino from "pino";
+
+export const REDACT_PATHS = [
+  "req.headers.authorization",
+  "headers.authorization",
+  "authorization",
+  "*.authorization",
+  "key",
+  "*.key",
+  "secret",
+  "*.secret",
+  "card_number",
+  "*.card_number",
+  "card_cvc",
+  "*.card_cvc",
+  "adminToken",
+  "*.adminToken",
+];
+
+export function createLogger(level = process.env.LOG_LEVEL ?? "info") {
+  return pino({ level, redact: { paths: REDACT_PATHS, censor: "[redacted]" } });
+}

@@ -1,0 +1,42 @@
+// node-cron only: each task fires on its schedule, runs where its database lease is won, and never
+// overlaps itself. The billing run and webhook delivery join this table with their issues.
+import cron, { type ScheduledTask } from "node-cron";
+import { ulid } from "ulid";
+import type { Runtime } from "../core/runtime.ts";
+import { expireIdempotencyKeys } from "./expire-idempotency-keys.job.ts";
+import { releaseLease, tryLease } from "./lease.ts";
+
+interface JobSpec {
+  name: string;
+  schedule: string;
+  leaseMs: number;
+  run: (runtime: Runtime) => Promise<unknown>;
+}
+
+export const JOBS: JobSpec[] = [{ name: "expire-idempotency-keys", schedule: "*/10 * * * *", leaseMs: 5 * 60_000, run: expireIdempotencyKeys }];
+
+export function startScheduler(runtime: Runtime): { stop(): Promise<void> } {
+  const owner = `instance-${ulid()}`;
+  const tasks: ScheduledTask[] = JOBS.map((job) =>
+    cron.schedule(
+      job.schedule,
+      async () => {
+        if (!(await tryLease(runtime.db, job.name, owner, job.leaseMs, runtime.wallClock.now()))) return;
+        try {
+          const result = await job.run(runtime);
+          runtime.logger.debug({ job: job.name, result }, "job done");
+        } catch (err) {
+          runtime.logger.error({ err, job: job.name }, "job failed");
+        } finally {
+          await releaseLease(runtime.db, job.name, owner);
+        }
+      },
+      { name: job.name, noOverlap: true },
+    ),
+  );
+  return {
+    async stop() {
+      await Promise.all(tasks.map((t) => t.stop()));
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// `npm start [-- --role api|jobs|all]`: one process serving GraphQL, /v1, docs and hosted pages
+// (api), running the scheduled jobs (jobs), or both (all, the default).
+import fs from "node:fs";
+import path from "node:path";
+import { seedDemoTenant, type DemoTenant } from "./core/demo/seed-demo-tenant.ts";
+import { createLogger } from "./core/shared/logger.ts";
+import { randomBase62 } from "./core/shared/secrets.ts";
+import { startScheduler } from "./jobs/scheduler.ts";
+import { openDb } from "./prisma/client.ts";
+import { dataDir } from "./prisma/connection.ts";
+import { buildService } from "./rest-facade/service.ts";
+
+const roleArg = process.argv.indexOf("--role");
+const role = roleArg > 0 ? process.argv[roleArg + 1] : "all";
+if (role !== "api" && role !== "jobs" && role !== "all") {
+  console.error("usage: npm start -- --role api|jobs|all");
+  process.exit(2);
+}
+
+const port = Number(process.env.PORT ?? 3000);
+const publicUrl = (process.env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
+const logger = createLogger();
+
+/** ADMIN_TOKEN, or one generated on the first run and kept in the data directory. */
+function adminToken(): { token: string; generated: boolean; file: string } {
+  const file = path.join(dataDir(), "admin-token");
+  if (process.env.ADMIN_TOKEN) return { token: process.env.ADMIN_TOKEN, generated: false, file };
+  if (fs.existsSync(file)) return { token: fs.readFileSync(file, "utf8").trim(), generated: false, file };
+  fs.mkdirSync(dataDir(), { recursive: true });
+  const token = `adm_${randomBase62(40)}`;
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return { token, generated: true, file };
+}
+
+const admin = adminToken();
+const db = await openDb();
+const service = await buildService(
+  db,
+  logger,
+  { adminToken: admin.token, publicUrl },
+  { graphqlUrl: process.env.GRAPHQL_URL, redisUrl: process.env.REDIS_URL },
+);
+
+const server = role === "jobs" ? undefined : service.app.listen(port);
+const scheduler = role === "api" ? undefined : startScheduler(service.runtime);
+const demo = role === "jobs" ? null : await seedDemoTenant(service.runtime);
+printBanner(demo);
+
+async function shutdown() {
+  server?.close();
+  await scheduler?.stop();
+  await db.close();
+  process.exit(0);
+}
+process.once("SIGINT", shutdown);
+process.once("SIGTERM", shutdown);
+
+function printBanner(seeded: DemoTenant | null) {
+  const lines = [`billing service (${role}) on ${db.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}`];
+  if (server) lines.push(`  base URL:   ${publicUrl}`, `  GraphiQL:   ${publicUrl}/graphql`, `  API docs:   ${publicUrl}/docs`);
+  if (admin.generated) lines.push(`  operator token (stored in ${admin.file}, shown once): ${admin.token}`);
+  else lines.push(`  operator token: ${process.env.ADMIN_TOKEN ? "from ADMIN_TOKEN" : `in ${admin.file}`}`);
+  if (seeded) {
+    lines.push(
+      "",
+      `  demo tenant ${seeded.tenantId} (SANDBOX). Keys are shown once:`,
+      `  write key:  ${seeded.writeKey}`,
+      `  read key:   ${seeded.readKey}`,
+      `  checkout:   ${publicUrl}/checkout/${seeded.monthlyOfferId}?coupon=${seeded.couponCode}   (hosted checkout arrives with its issue)`,
+      "",
+      "  try:",
+      `  curl -s ${publicUrl}/v1/entitlements?external_id=demo-customer -H 'Authorization: Bearer ${seeded.readKey}'`,
+      `  curl -s '${publicUrl}/v1/subscriptions?limit=10' -H 'Authorization: Bearer ${seeded.readKey}'`,
+      `  curl -s ${publicUrl}/v1/events -H 'Authorization: Bearer ${seeded.writeKey}'`,
+    );
+  } else if (server) {
+    lines.push(
+      "",
+      "  the demo tenant exists; its keys were printed on the first run. Mint a new one with:",
+      `  curl -s ${publicUrl}/graphql -H 'Authorization: Bearer <operator token>' -H 'Content-Type: application/json' \\`,
+      `    -d '{"query":"mutation { createApiKey(tenantId: \\"<tn_ id>\\", scope: WRITE) { key } }"}'`,
+      `  (list tenants: {"query":"{ tenants { id name } }"})`,
+    );
+  }
+  console.log(lines.join("\n"));
+}

@@ -1,0 +1,53 @@
+// The HTTP surface of one process: GraphQL (Yoga), the /v1 facade, docs, health and metrics.
+import express, { type Express } from "express";
+import type { Store } from "express-rate-limit";
+import { AppError } from "../core/shared/errors.ts";
+import type { Runtime } from "../core/runtime.ts";
+import type { Yoga } from "../schema/yoga.ts";
+import { errorHandler } from "./error-map.ts";
+import { createCoreClient } from "./graphql-client.ts";
+import { metrics, registry, requestLogging } from "./observability.ts";
+import { docsRouter } from "./openapi/docs.ts";
+import { v1Router } from "./v1.ts";
+
+export interface AppOptions {
+  /** Reach a separately deployed core over HTTP instead of in-process. */
+  graphqlUrl?: string;
+  storeFor?: (prefix: string) => Store;
+  /** Extra routers mounted before the 404 (hosted pages, demo receiver). */
+  extra?: express.Router[];
+}
+
+export function createApp(runtime: Runtime, yoga: Yoga, opts: AppOptions = {}): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", false);
+  app.use(requestLogging(runtime.logger));
+  app.use(metrics);
+
+  app.get("/healthz", (_req, res) => void res.json({ ok: true }));
+  app.get("/readyz", async (_req, res) => {
+    try {
+      await runtime.db.sql.query("SELECT 1");
+      res.json({ ok: true, database: runtime.db.kind });
+    } catch {
+      res.status(503).json({ ok: false, database: runtime.db.kind });
+    }
+  });
+  app.get("/metrics", async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+
+  app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
+  app.use(docsRouter());
+
+  const core = createCoreClient(opts.graphqlUrl ? { url: opts.graphqlUrl } : { fetch: yoga.fetch as never });
+  app.use("/v1", v1Router(runtime, core, { storeFor: opts.storeFor }));
+  for (const router of opts.extra ?? []) app.use(router);
+
+  app.use(() => {
+    throw new AppError("route_not_found");
+  });
+  app.use(errorHandler);
+  return app;
+}

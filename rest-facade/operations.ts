@@ -1,0 +1,16 @@
+// The GraphQL documents the facade sends, one .graphql file per route, loaded once.
+import fs from "node:fs";
+
+const load = (name: string) => fs.readFileSync(new URL(`./operations/${name}.graphql`, import.meta.url), "utf8");
+
+export const ops = {
+  listSubscriptions: load("list-subscriptions"),
+  getSubscription: load("get-subscription"),
+  listSubscriptionGatewayEvents: load("list-subscription-gateway-events"),
+  getEntitlements: load("get-entitlements"),
+  listCustomerSubscriptions: load("list-customer-subscriptions"),
+  listCustomerPayments: load("list-customer-payments"),
+  getPayment: load("get-payment"),
+  listEvents: load("list-events"),
+  updateCustomerEmail: load("update-customer-email"),
+};

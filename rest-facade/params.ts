@@ -1,0 +1,31 @@
+// HTTP strings to typed GraphQL variables. Only syntax lives here; ranges and rules are the core's.
+import type { Request } from "express";
+import { AppError, type ErrorKey } from "../core/shared/errors.ts";
+
+const INT32_MAX = 2 ** 31 - 1;
+
+/** A single query value; a repeated parameter is refused with `key`. */
+export function queryString(req: Request, name: string, key: ErrorKey = "invalid_parameter"): string | undefined {
+  const v = req.query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== "string") throw new AppError(key, { error: `${name} must be given once, as a string` });
+  return v;
+}
+
+/** An integer query value; out-of-int32 values pass as the nearest bound so the core refuses them by its rule. */
+export function queryInt(req: Request, name: string, key: ErrorKey): number | undefined {
+  const v = queryString(req, name, key);
+  if (v === undefined || v === "") return undefined;
+  if (!/^-?\d+$/.test(v)) throw new AppError(key);
+  return Math.max(-INT32_MAX, Math.min(INT32_MAX, Number(v)));
+}
+
+export function pageArgs(req: Request) {
+  const after = queryString(req, "after", "invalid_cursor");
+  return { first: queryInt(req, "limit", "invalid_limit"), after: after === "" ? undefined : after };
+}
+
+/** Relay connection to the contract's page: {results, next}. */
+export function toPage<N>(conn: { edges: { node: N }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }, pick: (n: N) => unknown) {
+  return { results: conn.edges.map((e) => pick(e.node)), next: conn.pageInfo.hasNextPage ? conn.pageInfo.endCursor : null };
+}

@@ -1,0 +1,37 @@
+// Builds one service instance around a database: runtime, GraphQL core and the HTTP app.
+// Used by main.ts, the tests and the benchmarks alike.
+import type { Express } from "express";
+import type { Store } from "express-rate-limit";
+import type { Logger } from "pino";
+import type { Db } from "../prisma/client.ts";
+import { createRuntime, type Runtime, type RuntimeConfig } from "../core/runtime.ts";
+import { createGraphQL, type Yoga } from "../schema/yoga.ts";
+import { createApp } from "./app.ts";
+
+export interface Service {
+  runtime: Runtime;
+  yoga: Yoga;
+  app: Express;
+}
+
+export async function buildService(
+  db: Db,
+  logger: Logger,
+  config: RuntimeConfig,
+  opts: { graphqlUrl?: string; redisUrl?: string } = {},
+): Promise<Service> {
+  const runtime = await createRuntime(db, logger, config);
+  const yoga = createGraphQL(runtime);
+  const storeFor = opts.redisUrl ? await redisStores(opts.redisUrl) : undefined;
+  const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor });
+  return { runtime, yoga, app };
+}
+
+/** Shared rate-limit counters across instances (REDIS_URL). */
+async function redisStores(url: string): Promise<(prefix: string) => Store> {
+  const { createClient } = await import("redis");
+  const { RedisStore } = await import("rate-limit-redis");
+  const client = createClient({ url });
+  await client.connect();
+  return (prefix) => new RedisStore({ prefix, sendCommand: (...args: string[]) => client.sendCommand(args) });
+}

@@ -1,0 +1,31 @@
+// The /v1 router: auth, rate limits, body parsing and idempotency, then the routes, then a 404.
+import { Router, type Request } from "express";
+import type { Store } from "express-rate-limit";
+import { AppError } from "../core/shared/errors.ts";
+import type { Runtime } from "../core/runtime.ts";
+import type { CoreClient } from "./graphql-client.ts";
+import { bodyParsing } from "./middleware/body.ts";
+import { caller } from "./middleware/caller.ts";
+import { idempotency } from "./middleware/idempotency.ts";
+import { rateLimits } from "./middleware/rate-limit.ts";
+import { customerRoutes } from "./routes/v1/customers.ts";
+import { readRoutes } from "./routes/v1/reads.ts";
+
+/** What the core needs to know about the HTTP caller. */
+function forwardHeaders(req: Request): Record<string, string> {
+  return { authorization: req.get("authorization") ?? "", "x-request-id": String(req.id ?? "") };
+}
+
+export function v1Router(runtime: Runtime, core: CoreClient, opts: { storeFor?: (prefix: string) => Store } = {}): Router {
+  const r = Router();
+  r.use(caller(runtime));
+  r.use(rateLimits(opts));
+  r.use(bodyParsing());
+  r.use(idempotency(runtime));
+  r.use(readRoutes(core, forwardHeaders));
+  r.use(customerRoutes(core, forwardHeaders));
+  r.use(() => {
+    throw new AppError("route_not_found");
+  });
+  return r;
+}
