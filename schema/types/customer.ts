@@ -4,7 +4,7 @@ import { listCustomerSubscriptions } from "../../core/customers/list-customer-su
 import { subscriptionListItem } from "../../core/subscriptions/subscription-payload.ts";
 import { builder } from "../builder.ts";
 import { tenantIdFor } from "../tenant-scope.ts";
-import { pageToConnection } from "./page.ts";
+import { forwardOnly, pageToConnection } from "./page.ts";
 import { PaymentRowRef } from "./payment.ts";
 
 builder.prismaObject("Customer", {
@@ -52,15 +52,16 @@ builder.queryFields((t) => ({
         externalId: t.arg.string({ required: true, description: "The tenant's key for the customer." }),
         tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }),
       },
-      resolve: async (_root, args, ctx) =>
-        pageToConnection(
-          await listCustomerPayments(ctx.db.prisma, {
-            tenantId: tenantIdFor(ctx, args.tenantId),
-            externalId: args.externalId,
-            limit: args.first,
-            after: args.after,
-          }),
-        ),
+      resolve: async (_root, args, ctx) => {
+        forwardOnly(args);
+        const page = await listCustomerPayments(ctx.db.prisma, {
+          tenantId: tenantIdFor(ctx, args.tenantId),
+          externalId: args.externalId,
+          limit: args.first,
+          after: args.after,
+        });
+        return pageToConnection(page);
+      },
     },
     { name: "CustomerPaymentsConnection", description: "A page of payments." },
     { name: "CustomerPaymentsEdge", description: "One payment of the page." },

@@ -2,7 +2,7 @@ import { eventEnvelope } from "../../core/events/event-envelope.ts";
 import { listEvents } from "../../core/events/list-events.ts";
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
-import { pageToConnection } from "./page.ts";
+import { forwardOnly, pageToConnection } from "./page.ts";
 
 const EventRef = builder.prismaObject("Event", {
   description: "A billing event (the outbox row behind every webhook).",
@@ -25,6 +25,7 @@ builder.queryFields((t) => ({
         type: t.arg.string({ required: false, description: "Filter by event type." }),
       },
       resolve: async (_root, args, ctx) => {
+        forwardOnly(args);
         const tenantId = tenantIdFor(ctx, args.tenantId);
         const now = (await clockFor(ctx, tenantId)).now();
         return pageToConnection(await listEvents(ctx.db.prisma, { tenantId, type: args.type, limit: args.first, after: args.after, now }));

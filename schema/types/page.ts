@@ -1,5 +1,11 @@
 // Keyset pages as Relay connections: the cursor is the row's own id.
+import { AppError } from "../../core/shared/errors.ts";
 import type { Page } from "../../core/shared/pagination.ts";
+
+/** Keyset pages only go forward; `last`/`before` are refused rather than ignored. */
+export function forwardOnly(args: { last?: number | null; before?: string | null }): void {
+  if (args.last != null || args.before != null) throw new AppError("invalid_parameter", { error: "only first/after paging is supported" });
+}
 
 export function pageToConnection<T extends { id: string }>(page: Page<T>) {
   const first = page.rows[0];

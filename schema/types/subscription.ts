@@ -14,13 +14,12 @@ import { gatewayEventRow } from "../../core/gateways/gateway-event-payload.ts";
 import { builder } from "../builder.ts";
 import { tenantIdFor } from "../tenant-scope.ts";
 import { CollectionMethodEnum, SubscriptionStatusEnum } from "./enums.ts";
-import { pageToConnection } from "./page.ts";
+import { forwardOnly, pageToConnection } from "./page.ts";
 
-export const SubscriptionRef = builder.prismaNode("Subscription", {
-  id: { field: "id" },
+export const SubscriptionRef = builder.prismaObject("Subscription", {
   description: "A customer's subscription to an offer.",
   fields: (t) => ({
-    subscriptionId: t.exposeString("id", { description: "sub_ id." }),
+    id: t.exposeID("id", { description: "sub_ id." }),
     status: t.expose("status", { type: SubscriptionStatusEnum, description: "Current status." }),
     collectionMethod: t.expose("collectionMethod", { type: CollectionMethodEnum, description: "How renewals are collected." }),
     currentPeriodEnd: t.expose("currentPeriodEnd", { type: "DateTime", nullable: true, description: "End of the paid period; null in a trial." }),
@@ -63,6 +62,7 @@ builder.queryFields((t) => ({
         offerId: t.arg.string({ required: false, description: "Filter: offer_ id." }),
       },
       resolve: async (_root, args, ctx, info) => {
+        forwardOnly(args);
         const page = await listSubscriptions(
           ctx.db.prisma,
           { tenantId: tenantIdFor(ctx, args.tenantId), limit: args.first, after: args.after, status: args.status, offerId: args.offerId },

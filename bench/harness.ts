@@ -1,0 +1,104 @@
+// Shared set-up of the benchmarks: one database, the real service, loopback servers and a seeded
+// bench tenant. Each benchmark makes its own tenant, so a shared PostgreSQL database is fine.
+import http from "node:http";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
+import { openDb, type Db } from "../prisma/client.ts";
+import { buildService, type Service } from "../rest-facade/service.ts";
+import { createLogger } from "../core/shared/logger.ts";
+import { wallClock } from "../core/shared/clock.ts";
+import { createTenant } from "../core/tenants/create-tenant.ts";
+import { createApiKey } from "../core/tenants/create-api-key.ts";
+import { createProduct } from "../core/catalog/create-product.ts";
+import { createPlan } from "../core/catalog/create-plan.ts";
+import { createOffer } from "../core/catalog/create-offer.ts";
+
+export interface Bench {
+  db: Db;
+  svc: Service;
+  dbLabel: string;
+}
+
+/** PostgreSQL when DATABASE_URL is set, else PGlite in memory; migrated; with the real service. */
+export async function openBench(): Promise<Bench> {
+  const url = process.env.DATABASE_URL ?? "";
+  const db = await openDb({ url, pgliteDir: "memory://" });
+  const svc = await buildService(db, createLogger("silent"), { adminToken: "adm_bench", publicUrl: "http://localhost" });
+  return { db, svc, dbLabel: db.kind === "postgres" ? "PostgreSQL" : "PGlite (in memory)" };
+}
+
+export interface Listening {
+  server: http.Server;
+  url: string;
+}
+
+/** Any request listener (an Express app is one) on an ephemeral loopback port. */
+export async function listen(handler: http.RequestListener): Promise<Listening> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+export async function closeServer({ server }: Listening): Promise<void> {
+  server.closeAllConnections(); // keep-alive sockets from the load generator would hold close() open
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+export interface SeededTenant {
+  tenantId: string;
+  key: string;
+  plans: { planId: string; offerId: string }[];
+}
+
+/** A sandbox tenant with one READ key and one plan + monthly offer per entitlement map. */
+export async function seedTenant(db: Db, name: string, planEntitlements: Record<string, unknown>[]): Promise<SeededTenant> {
+  const { prisma } = db;
+  const tenant = await createTenant(prisma, wallClock, { name, mode: "SANDBOX" });
+  // Lift the 100 reads/s per-key limit before the key exists: the key cache keeps the tenant's limits.
+  await prisma.tenant.update({ where: { id: tenant.id }, data: { readRateLimit: 1_000_000 } });
+  const product = await createProduct(prisma, { tenantId: tenant.id, name: `${name} product` });
+  const plans: SeededTenant["plans"] = [];
+  for (const [i, entitlements] of planEntitlements.entries()) {
+    const plan = await createPlan(prisma, { tenantId: tenant.id, productId: product.id, name: `Plan ${i + 1}`, entitlements });
+    const offer = await createOffer(prisma, {
+      tenantId: tenant.id,
+      planId: plan.id,
+      name: `Plan ${i + 1} monthly`,
+      interval: "MONTH",
+      priceCents: 4990 * (i + 1),
+      currency: "brl",
+      gateway: "sandbox",
+      collectionMethods: ["CARD_AUTO"],
+      trialDays: 0,
+    });
+    plans.push({ planId: plan.id, offerId: offer.id });
+  }
+  const { key } = await createApiKey(prisma, { tenantId: tenant.id, scope: "READ" });
+  return { tenantId: tenant.id, key, plans };
+}
+
+/** Fields every seeded subscription shares (a paid monthly card subscription). */
+export function liveSubscriptionFields(now = new Date()) {
+  const end = new Date(now.getTime() + 30 * 86_400_000);
+  return {
+    collectionMethod: "CARD_AUTO" as const,
+    currency: "brl",
+    currentPeriodStart: now,
+    currentPeriodEnd: end,
+    nextBillingAt: end,
+    anchorDay: now.getUTCDate(),
+  };
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** True when the module at `metaUrl` is the script node was started with (not imported). */
+export function isMain(metaUrl: string): boolean {
+  const script = process.argv[1];
+  return !!script && metaUrl === pathToFileURL(path.resolve(script)).href;
+}

@@ -1,0 +1,31 @@
+// One running service per test run (real HTTP on loopback), on PostgreSQL when DATABASE_URL is set,
+// else on an in-memory embedded database.
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { createLogger } from "../../core/shared/logger.ts";
+import { openDb } from "../../prisma/client.ts";
+import { buildService, type Service } from "../../rest-facade/service.ts";
+
+export const ADMIN_TOKEN = "adm_test_operator_token_0123456789";
+
+export interface TestService extends Service {
+  baseUrl: string;
+  server: Server;
+}
+
+let shared: Promise<TestService> | undefined;
+
+export function testService(): Promise<TestService> {
+  shared ??= (async () => {
+    const db = await openDb({ url: process.env.DATABASE_URL ?? "", pgliteDir: "memory://" });
+    const service = await buildService(db, createLogger(process.env.TEST_LOG_LEVEL ?? "silent"), {
+      adminToken: ADMIN_TOKEN,
+      publicUrl: "http://localhost",
+    });
+    const server = service.app.listen(0, "127.0.0.1");
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    return { ...service, server, baseUrl: `http://127.0.0.1:${port}` };
+  })();
+  return shared;
+}
