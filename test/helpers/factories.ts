@@ -92,7 +92,7 @@ export async function makeGatewayEvents(t: TestTenant, subscriptionId: string, c
       provider: "sandbox",
       kind: "charge_card",
       outcome: i % 2 ? "declined" : "approved",
-      code: "inv_test",
+      code: newId("invoice"),
       gatewayId: `ch_${i}`,
       detailCode: i % 2 ? "insufficient_funds" : "",
       httpStatus: 200,

@@ -54,7 +54,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   }
   if (!opts.unchecked && path.startsWith("/v1/") && !path.startsWith("/v1/openapi.json")) {
     const check = validator.validateResponse(method, path, res.status, parsed);
-    if (!check.ok) throw new Error(`${method} ${path} -> ${res.status} breaks the OpenAPI document: ${check.errors.join("; ")}\n${text}`);
+    if (!check.ok) throw new Error(`${method} ${path} -> ${res.status} breaks the OpenAPI document: ${check.errors.slice(0, 5).join("; ")}\n${text}`);
   }
   return { status: res.status, body: parsed, text, headers: res.headers };
 }
