@@ -29,3 +29,11 @@ export function pageArgs(req: Request) {
 export function toPage<N>(conn: { edges: { node: N }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }, pick: (n: N) => unknown) {
   return { results: conn.edges.map((e) => pick(e.node)), next: conn.pageInfo.hasNextPage ? conn.pageInfo.endCursor : null };
 }
+
+/** A body field that must be a string when present (forms send strings; JSON may not). */
+export function stringField(body: Record<string, unknown>, name: string): string | null {
+  const v = body[name];
+  if (v == null) return null;
+  if (typeof v !== "string") throw new AppError("invalid_body", { error: `${name} must be a string` });
+  return v;
+}

@@ -1,14 +1,24 @@
 // Yoga over the Pothos schema. The context resolves the caller once per request: operator token or
 // tenant key (cached, exact), and the tenant's clock.
 import { GraphQLError } from "graphql";
-import { createYoga, type YogaServerInstance } from "graphql-yoga";
+import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { authenticate } from "../core/auth/authenticate.ts";
 import { tenantClock } from "../core/shared/clock.ts";
-import { isAppError } from "../core/shared/errors.ts";
+import { AppError, isAppError } from "../core/shared/errors.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Actor, Context } from "./context.ts";
 import { toGraphQLError } from "./errors.ts";
 import { schema } from "./schema.ts";
+
+/** PostgreSQL text cannot hold U+0000: a request carrying one is malformed input, not a server error. */
+const refuseNulBytes: Plugin = {
+  onParams({ params }) {
+    if (params.query?.includes("\\u0000") || JSON.stringify(params.variables ?? {}).includes("\\u0000")) {
+      const e = new AppError("invalid_parameter", { error: "parameters must not contain NUL characters" });
+      throw new GraphQLError(e.message, { extensions: { code: e.key, status: e.status, body: e.body, http: { status: e.status } } });
+    }
+  },
+};
 
 export type Yoga = YogaServerInstance<Record<string, never>, Context>;
 
@@ -20,6 +30,7 @@ export function createGraphQL(runtime: Runtime): Yoga {
     landingPage: false,
     logging: false,
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
+    plugins: [refuseNulBytes],
     context: async ({ request }): Promise<Context> => {
       const requestId = request.headers.get("x-request-id") ?? "";
       let auth;

@@ -1,0 +1,8 @@
+// `npm run bench`: every benchmark in turn, each printing its own figures at its end.
+import { main as entitlements } from "./entitlements.ts";
+import { main as pagination } from "./pagination.ts";
+
+console.log("\n######## 1/2  GET /v1/entitlements: ceiling vs direct Prisma vs facade ########\n");
+await entitlements();
+console.log("\n######## 2/2  GET /v1/subscriptions: keyset pagination over the whole tenant ########\n");
+await pagination();
