@@ -132,7 +132,7 @@ describe("OpenAPI document", () => {
     }
     expect(ids.size).toBe(operations().length);
     const tooMany = resolve(doc.paths["/v1/events"].get.responses["429"].$ref) as Json;
-    expect(Object.keys(tooMany.headers)).toEqual(["Retry-After", "RateLimit-Policy", "RateLimit"]);
+    expect(Object.keys(tooMany.headers)).toEqual(["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]);
   });
 
   it("documents the 19 webhook events with both signature header sets", () => {
