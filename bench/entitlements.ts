@@ -119,12 +119,12 @@ function report(dbLabel: string, results: Map<number, Row[]>, postgres: boolean)
     const perDirect = facade.rps / direct.rps;
     const perCeiling = facade.rps / ceiling.rps;
     if (connections !== 10) {
-      console.log(`facade/direct  ${perDirect.toFixed(2)}   facade/ceiling ${perCeiling.toFixed(2)}   (targets are set at 10 connections)`);
+      console.log(`facade/direct  ${perDirect.toFixed(3)}   facade/ceiling ${perCeiling.toFixed(3)}   (targets are set at 10 connections)`);
       continue;
     }
     const note = postgres ? "" : "   (targets are for PostgreSQL; for reference here)";
-    console.log(`facade/direct  ${perDirect.toFixed(2)}  target >= ${TARGET.facadePerDirect}   ${mark(perDirect >= TARGET.facadePerDirect)}${note}`);
-    console.log(`facade/ceiling ${perCeiling.toFixed(2)}  target >= ${TARGET.facadePerCeiling}  ${mark(perCeiling >= TARGET.facadePerCeiling)}${note}`);
+    console.log(`facade/direct  ${perDirect.toFixed(3)}  target >= ${TARGET.facadePerDirect}   ${mark(perDirect >= TARGET.facadePerDirect)}${note}`);
+    console.log(`facade/ceiling ${perCeiling.toFixed(3)}  target >= ${TARGET.facadePerCeiling}  ${mark(perCeiling >= TARGET.facadePerCeiling)}${note}`);
     console.log(`facade p99     ${facade.p99.toFixed(1)} ms  target < ${TARGET.p99Ms} ms  ${mark(facade.p99 < TARGET.p99Ms)}${note}`);
   }
   const failed = [...results.values()].flat().filter((r) => r.non2xx || r.errors);
