@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 function start(dataDir: string, port: number): Promise<{ banner: string; stop: () => Promise<void> }> {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" };
   delete env.DATABASE_URL; // the first run is about the embedded database
   delete env.ADMIN_TOKEN;
   const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
