@@ -21,7 +21,11 @@ function start(dataDir: string, port: number): Promise<{ banner: string; stop: (
       child.kill("SIGTERM");
     });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner in 60 s:\n${out}`)), 60_000);
+    const timer = setTimeout(() => {
+      clearInterval(poll);
+      child.kill("SIGKILL"); // never leave a server behind a failed test
+      reject(new Error(`no banner in 60 s:\n${out}`));
+    }, 60_000);
     const poll = setInterval(() => {
       if (out.includes("  try:") || out.includes("the demo tenant exists")) {
         clearInterval(poll);
