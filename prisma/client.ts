@@ -33,7 +33,7 @@ export interface OpenDbOptions {
 export async function openDb(opts: OpenDbOptions = {}): Promise<Db> {
   const url = opts.url ?? process.env.DATABASE_URL ?? "";
   const db = url ? openPostgres(url, opts.poolSize) : await openPglite(opts.pgliteDir ?? pgliteDataDir());
-  if (opts.migrate !== false) await applyMigrations(db.sql, db.kind);
+  if (opts.migrate !== false) await applyMigrations(db.sql);
   return db;
 }
 
@@ -56,11 +56,13 @@ function openPostgres(url: string, poolSize = 10): Db {
         const client = await pool.connect();
         try {
           await client.query("SELECT pg_advisory_lock(7242001)");
-          return await fn({
+          // Everything under the lock runs on the locking connection; the lock is not re-entrant.
+          const locked: SqlRunner = {
             exec: async (s) => void (await client.query(s)),
             query: async (s, p = []) => (await client.query(s, p)).rows,
-            withLock: (f) => f(this as SqlRunner),
-          });
+            withLock: (f) => f(locked),
+          };
+          return await fn(locked);
         } finally {
           await client.query("SELECT pg_advisory_unlock(7242001)").catch(() => undefined);
           client.release();

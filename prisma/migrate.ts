@@ -22,7 +22,7 @@ export function listMigrations(dir = MIGRATIONS_DIR): { name: string; sql: strin
     .map((name) => ({ name, sql: fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8") }));
 }
 
-export async function applyMigrations(sql: SqlRunner, _kind: string): Promise<string[]> {
+export async function applyMigrations(sql: SqlRunner): Promise<string[]> {
   return sql.withLock(async (runner) => {
     await runner.exec(
       `CREATE TABLE IF NOT EXISTS "_app_migrations" (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
@@ -42,13 +42,4 @@ export async function applyMigrations(sql: SqlRunner, _kind: string): Promise<st
     }
     return applied;
   });
-}
-
-// `npm run db:migrate`: apply pending migrations to the configured database and exit.
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const { openDb } = await import("./client.ts");
-  const db = await openDb({ migrate: false });
-  const applied = await applyMigrations(db.sql, db.kind);
-  console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
-  await db.close();
 }
