@@ -2,18 +2,6 @@
 // catalogue key, HTTP status and body, so the REST facade answers exactly what core decided.
 import { GraphQLError } from "graphql";
 import { AppError, isAppError } from "../core/shared/errors.ts";
-import { builder } from "./builder.ts";
-
-/** Typed error for GraphQL clients of the errors plugin. */
-export const AppErrorRef = builder.objectType(AppError, {
-  name: "BillingError",
-  description: "A refusal from the error catalogue.",
-  fields: (t) => ({
-    message: t.exposeString("message", { description: "Readable message." }),
-    code: t.string({ description: "Stable catalogue key.", resolve: (e) => e.key }),
-    status: t.exposeInt("status", { description: "HTTP status the REST facade answers with." }),
-  }),
-});
 
 export function toGraphQLError(error: unknown): GraphQLError {
   // Already translated (the context's 401): keep it, with its HTTP status.

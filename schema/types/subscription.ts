@@ -44,8 +44,7 @@ export const SubscriptionRef = builder.prismaObject("Subscription", {
     gatewayEvents: t.field({
       type: ["JSON"],
       description: "Gateway event rows of this subscription's charges (at most 200).",
-      resolve: async (s, _a, ctx) =>
-        (await listSubscriptionGatewayEvents(ctx.db.prisma, { tenantId: s.tenantId, subscriptionId: s.id })).map(gatewayEventRow),
+      resolve: async (s, _a, ctx) => (await listSubscriptionGatewayEvents(ctx.db.prisma, s)).map(gatewayEventRow),
     }),
   }),
 });
