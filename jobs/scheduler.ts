@@ -3,7 +3,9 @@
 import cron, { type ScheduledTask } from "node-cron";
 import { ulid } from "ulid";
 import type { Runtime } from "../core/runtime.ts";
+import { billingRun } from "./billing-run.job.ts";
 import { expireIdempotencyKeys } from "./expire-idempotency-keys.job.ts";
+import { reconcilePayments } from "./reconcile-payments.job.ts";
 import { releaseLease, tryLease } from "./lease.ts";
 
 interface JobSpec {
@@ -11,9 +13,15 @@ interface JobSpec {
   schedule: string;
   leaseMs: number;
   run: (runtime: Runtime) => Promise<unknown>;
+  /** false: every instance may run it at once (its work items are claimed row by row). */
+  exclusive?: boolean;
 }
 
-export const JOBS: JobSpec[] = [{ name: "expire-idempotency-keys", schedule: "*/10 * * * *", leaseMs: 5 * 60_000, run: expireIdempotencyKeys }];
+export const JOBS: JobSpec[] = [
+  { name: "billing-run", schedule: "* * * * *", leaseMs: 10 * 60_000, run: billingRun, exclusive: false },
+  { name: "reconcile-payments", schedule: "* * * * *", leaseMs: 5 * 60_000, run: reconcilePayments },
+  { name: "expire-idempotency-keys", schedule: "*/10 * * * *", leaseMs: 5 * 60_000, run: expireIdempotencyKeys },
+];
 
 export function startScheduler(runtime: Runtime): { stop(): Promise<void> } {
   const owner = `instance-${ulid()}`;
@@ -21,14 +29,15 @@ export function startScheduler(runtime: Runtime): { stop(): Promise<void> } {
     cron.schedule(
       job.schedule,
       async () => {
-        if (!(await tryLease(runtime.db, job.name, owner, job.leaseMs, runtime.wallClock.now()))) return;
+        const exclusive = job.exclusive !== false;
+        if (exclusive && !(await tryLease(runtime.db, job.name, owner, job.leaseMs, runtime.wallClock.now()))) return;
         try {
           const result = await job.run(runtime);
           runtime.logger.debug({ job: job.name, result }, "job done");
         } catch (err) {
           runtime.logger.error({ err, job: job.name }, "job failed");
         } finally {
-          await releaseLease(runtime.db, job.name, owner);
+          if (exclusive) await releaseLease(runtime.db, job.name, owner);
         }
       },
       { name: job.name, noOverlap: true },

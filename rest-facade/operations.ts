@@ -7,6 +7,7 @@ export const ops = {
   listSubscriptions: load("list-subscriptions"),
   getSubscription: load("get-subscription"),
   listSubscriptionGatewayEvents: load("list-subscription-gateway-events"),
+  getSubscriptionPaymentLink: load("get-subscription-payment-link"),
   getEntitlements: load("get-entitlements"),
   listCustomerSubscriptions: load("list-customer-subscriptions"),
   listCustomerPayments: load("list-customer-payments"),

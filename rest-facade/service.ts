@@ -7,6 +7,7 @@ import type { Db } from "../prisma/client.ts";
 import { createRuntime, type Runtime, type RuntimeConfig } from "../core/runtime.ts";
 import { createGraphQL, type Yoga } from "../schema/yoga.ts";
 import { createApp } from "./app.ts";
+import { checkoutRouter } from "./hosted/checkout-router.ts";
 
 export interface Service {
   runtime: Runtime;
@@ -23,7 +24,7 @@ export async function buildService(
   const runtime = await createRuntime(db, logger, config);
   const yoga = createGraphQL(runtime);
   const storeFor = opts.redisUrl ? await redisStores(opts.redisUrl) : undefined;
-  const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor });
+  const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: [checkoutRouter(runtime)] });
   return { runtime, yoga, app };
 }
 

@@ -9,12 +9,14 @@ import "./types/webhook-endpoint.ts";
 import "./types/customer.ts";
 import "./types/payment.ts";
 import "./types/subscription.ts";
+import "./types/subscription-payment-link.ts";
 import "./types/event.ts";
 import "./types/entitlements.ts";
 import "./mutations/tenants.ts";
 import "./mutations/webhooks.ts";
 import "./mutations/catalog.ts";
 import "./mutations/customers.ts";
+import "./mutations/sandbox.ts";
 
 builder.queryType({ description: "Reads. Tenant keys see their own tenant; the operator passes tenantId." });
 builder.mutationType({ description: "Operator and tenant actions. Every business rule lives in core/." });

@@ -45,6 +45,8 @@ export const ERROR_CATALOG = {
   sandbox_only: { status: 422, error: "only SANDBOX tenants can do this", code: "sandbox_only" },
   email_taken: { status: 422, error: "já existe um cliente com esse e-mail neste tenant", code: "email_taken" },
   invalid_email: { status: 422, error: "e-mail inválido", code: "invalid_email" },
+  /** Hosted checkout and /pay: a refused form field. The body is {error, field} (no code: the contract's shape). */
+  invalid_field: { status: 422, error: "invalid field" },
   internal: { status: 500, error: "internal error", code: "internal" },
 } as const satisfies Record<string, CatalogEntry>;
 

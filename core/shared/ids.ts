@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   order: "ord",
   grant: "grt",
   gatewayEvent: "gev",
+  sandboxCharge: "ch_sbx",
   event: "evt",
   webhookEndpoint: "we",
   webhookDelivery: "dlv",

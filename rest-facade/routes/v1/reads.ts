@@ -32,6 +32,11 @@ export function readRoutes(core: CoreClient, headers: (req: Request) => Record<s
     res.json({ results: data.subscription.gatewayEvents });
   });
 
+  r.get("/subscriptions/:id/payment-link", async (req, res) => {
+    const data = await q<{ subscriptionPaymentLink: Json }>(req, ops.getSubscriptionPaymentLink, { id: req.params.id });
+    res.json(data.subscriptionPaymentLink);
+  });
+
   r.get("/entitlements", async (req, res) => {
     const data = await q<{ entitlements: { payload: Json } }>(req, ops.getEntitlements, {
       externalId: queryString(req, "external_id"),

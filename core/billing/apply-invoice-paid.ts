@@ -1,0 +1,56 @@
+// What a paid invoice does to its subscription (inside the settling transaction): the period it
+// covers starts, a coupon cycle is used up, and the contract's events go to the outbox.
+import type { Invoice, Subscription } from "../../generated/prisma/client.ts";
+import type { EventType } from "../events/event-types.ts";
+import type { Tx } from "../events/record-event.ts";
+import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
+import { assertTransition } from "../subscriptions/transitions.ts";
+import { periodEnd, pixIssueAt, type Interval } from "./periods.ts";
+
+const EVENTS_BY_PREVIOUS_STATUS: Partial<Record<Subscription["status"], EventType[]>> = {
+  PENDING_FIRST_PAYMENT: ["subscription.activated", "invoice.paid"],
+  SUSPENDED: ["subscription.activated", "invoice.paid"],
+  PAST_DUE: ["invoice.paid", "subscription.updated"],
+  TRIALING: ["invoice.paid", "subscription.updated"],
+  ACTIVE: ["invoice.paid"],
+};
+
+export async function applyInvoicePaid(
+  tx: Tx,
+  input: { subscription: Subscription; interval: Interval; invoice: Invoice; paymentId: string | null; now: Date },
+): Promise<void> {
+  const { subscription: sub, invoice, now } = input;
+  // A payment arriving after cancellation settles the money but never resurrects the subscription.
+  if (sub.status === "CANCELED") return;
+  assertTransition(sub.status, "ACTIVE");
+  let start = invoice.periodStart;
+  let end = invoice.periodEnd;
+  let anchorDay = sub.anchorDay ?? start.getUTCDate();
+  // Paid after the period it covered already ended (a long suspension): a new cycle starts today.
+  if (end.getTime() <= now.getTime()) {
+    start = now;
+    anchorDay = now.getUTCDate();
+    end = periodEnd(now, input.interval, anchorDay);
+  }
+  await tx.subscription.update({
+    where: { id: sub.id },
+    data: {
+      status: "ACTIVE",
+      currentPeriodStart: start,
+      currentPeriodEnd: end,
+      anchorDay,
+      nextBillingAt: sub.collectionMethod === "CARD_AUTO" ? end : pixIssueAt(end),
+      paidCycles: { increment: 1 },
+      ...(input.paymentId ? { lastPaymentId: input.paymentId } : {}),
+    },
+  });
+  if (invoice.discountCents > 0) await useCouponCycle(tx, sub.tenantId, sub.id);
+  await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: EVENTS_BY_PREVIOUS_STATUS[sub.status] ?? [], at: now });
+}
+
+async function useCouponCycle(tx: Tx, tenantId: string, subscriptionId: string): Promise<void> {
+  const redemption = await tx.couponRedemption.findFirst({ where: { tenantId, subscriptionId, active: true }, orderBy: { id: "asc" } });
+  if (!redemption || redemption.cyclesRemaining === null) return;
+  const left = Math.max(0, redemption.cyclesRemaining - 1);
+  await tx.couponRedemption.update({ where: { id: redemption.id }, data: { cyclesRemaining: left, active: left > 0 } });
+}

@@ -1,0 +1,64 @@
+// One card attempt on an open invoice: settle any attempt still unheard first, then record the new
+// attempt (its idempotency key is invoice id + attempt number), call the gateway, settle the verdict.
+import type { Runtime } from "../runtime.ts";
+import { chargeCard } from "../gateways/gateway-calls.ts";
+import { accountRef } from "../gateways/registry.ts";
+import { newId } from "../shared/ids.ts";
+import { reconcilePayment } from "./reconcile-payment.ts";
+import { settlePayment, type SettleResult } from "./settle-payment.ts";
+
+export type ChargeInvoiceResult = SettleResult | "unknown" | "blocked";
+
+export async function chargeInvoice(runtime: Runtime, input: { tenantId: string; invoiceId: string; now: Date }): Promise<ChargeInvoiceResult> {
+  const prisma = runtime.db.prisma;
+  const { tenantId, invoiceId, now } = input;
+  const unheard = await prisma.payment.findMany({ where: { tenantId, invoiceId, method: "CARD", status: { in: ["PROCESSING", "UNKNOWN"] } } });
+  for (const payment of unheard) {
+    const result = await reconcilePayment(runtime, payment, now);
+    if (result === "unresolved") return "blocked";
+    if (result !== "retry") return result; // the unheard attempt was the attempt: no second charge
+  }
+  const invoice = await prisma.invoice.findFirstOrThrow({
+    where: { id: invoiceId, tenantId },
+    include: { subscription: { include: { paymentMethod: true, offer: { include: { gatewayAccount: true } } } } },
+  });
+  if (invoice.status !== "OPEN") return "already_settled";
+  const method = invoice.subscription.paymentMethod;
+  const account = invoice.subscription.offer.gatewayAccount;
+  const attemptNo = (await prisma.payment.count({ where: { tenantId, invoiceId } })) + 1;
+  const payment = await prisma.payment.create({
+    data: {
+      id: newId("payment"),
+      tenantId,
+      customerId: invoice.subscription.customerId,
+      subscriptionId: invoice.subscriptionId,
+      invoiceId,
+      kind: "RECURRING",
+      method: "CARD",
+      methodKind: "credit_card",
+      amountCents: invoice.amountCents,
+      currency: invoice.currency,
+      status: "PROCESSING",
+      attemptNo,
+      idempotencyKey: `${invoiceId}:${attemptNo}`,
+      gatewayAccountId: account.id,
+      provider: account.provider,
+      paymentMethodId: method?.id ?? null,
+      cardBrand: method?.brand ?? null,
+      cardLast4: method?.last4 ?? null,
+    },
+  });
+  if (!method || method.detachedAt) {
+    return settlePayment(runtime, { tenantId, paymentId: payment.id, verdict: { outcome: "declined", chargeId: "", detailCode: "no_payment_method" }, now });
+  }
+  const result = await chargeCard(
+    { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: invoice.subscriptionId, paymentId: payment.id, now },
+    { token: method.token, amountCents: invoice.amountCents, currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId },
+  );
+  runtime.faults?.("after-gateway-charge");
+  if (result.outcome === "unknown") {
+    await prisma.payment.update({ where: { id: payment.id }, data: { status: "UNKNOWN" } });
+    return "unknown";
+  }
+  return settlePayment(runtime, { tenantId, paymentId: payment.id, verdict: result, now });
+}

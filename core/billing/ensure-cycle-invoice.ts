@@ -1,0 +1,50 @@
+// The invoice of the cycle starting at `periodStart`, created once: the unique (subscription, period,
+// kind) constraint makes a second creation, by any instance, return the first.
+import { Prisma, type Invoice } from "../../generated/prisma/client.ts";
+import type { Runtime } from "../runtime.ts";
+import { newId } from "../shared/ids.ts";
+import { invoiceAmount } from "./invoice-amount.ts";
+import { periodEnd, type Interval } from "./periods.ts";
+
+export async function ensureCycleInvoice(
+  runtime: Runtime,
+  input: { tenantId: string; subscriptionId: string; periodStart: Date; anchorDay: number; now: Date },
+): Promise<Invoice> {
+  const prisma = runtime.db.prisma;
+  const where = { subscriptionId_periodStart_kind: { subscriptionId: input.subscriptionId, periodStart: input.periodStart, kind: "CYCLE" as const } };
+  const existing = await prisma.invoice.findUnique({ where });
+  if (existing) return existing;
+  const sub = await prisma.subscription.findFirstOrThrow({
+    where: { id: input.subscriptionId, tenantId: input.tenantId },
+    include: {
+      offer: { select: { interval: true, priceCents: true } },
+      redemptions: { where: { active: true }, orderBy: { id: "asc" }, take: 1, include: { coupon: true } },
+    },
+  });
+  const redemption = sub.redemptions[0];
+  const amount = invoiceAmount(
+    sub.offer.priceCents,
+    redemption ? { percentOff: redemption.coupon.percentOff, amountOffCents: redemption.coupon.amountOffCents, cyclesRemaining: redemption.cyclesRemaining } : null,
+  );
+  try {
+    return await prisma.invoice.create({
+      data: {
+        id: newId("invoice"),
+        tenantId: input.tenantId,
+        subscriptionId: input.subscriptionId,
+        kind: "CYCLE",
+        periodStart: input.periodStart,
+        periodEnd: periodEnd(input.periodStart, (sub.offer.interval ?? "MONTH") as Interval, input.anchorDay),
+        dueAt: input.periodStart,
+        amountCents: amount.amountCents,
+        discountCents: amount.discountCents,
+        currency: sub.currency,
+        status: amount.amountCents === 0 ? "PAID" : "OPEN",
+        paidAt: amount.amountCents === 0 ? input.now : null,
+      },
+    });
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return prisma.invoice.findUniqueOrThrow({ where });
+    throw err;
+  }
+}

@@ -1,0 +1,63 @@
+// The Pix QR of an open invoice: a payment row first (its idempotency key fixed), then the gateway
+// call, then the copy-and-paste payload on the row. A rerun after a crash repeats the same call.
+import type { Runtime } from "../runtime.ts";
+import { createPixCharge } from "../gateways/gateway-calls.ts";
+import { accountRef } from "../gateways/registry.ts";
+import { newId } from "../shared/ids.ts";
+
+export interface IssuedPix {
+  paymentId: string;
+  copyPaste: string;
+  expiresAt: Date;
+}
+
+export async function issuePixCharge(runtime: Runtime, input: { tenantId: string; invoiceId: string; expiresAt: Date; now: Date }): Promise<IssuedPix> {
+  const prisma = runtime.db.prisma;
+  const { tenantId, invoiceId, now } = input;
+  const invoice = await prisma.invoice.findFirstOrThrow({
+    where: { id: invoiceId, tenantId },
+    include: { subscription: { include: { offer: { include: { gatewayAccount: true } } } } },
+  });
+  const account = invoice.subscription.offer.gatewayAccount;
+  // An expired QR is dead at the gateway: its attempt failed, a fresh one replaces it.
+  await prisma.payment.updateMany({
+    where: { tenantId, invoiceId, method: "PIX", status: "PROCESSING", pixExpiresAt: { lte: now } },
+    data: { status: "FAILED", failureCode: "expired" },
+  });
+  const live = await prisma.payment.findFirst({ where: { tenantId, invoiceId, method: "PIX", status: "PROCESSING" }, orderBy: { id: "desc" } });
+  if (live?.pixCopyPaste && live.pixExpiresAt && live.pixExpiresAt > now) {
+    return { paymentId: live.id, copyPaste: live.pixCopyPaste, expiresAt: live.pixExpiresAt };
+  }
+  const attemptNo = (await prisma.payment.count({ where: { tenantId, invoiceId } })) + 1;
+  const payment =
+    live && !live.pixCopyPaste
+      ? live
+      : await prisma.payment.create({
+          data: {
+            id: newId("payment"),
+            tenantId,
+            customerId: invoice.subscription.customerId,
+            subscriptionId: invoice.subscriptionId,
+            invoiceId,
+            kind: "RECURRING",
+            method: "PIX",
+            methodKind: "pix",
+            amountCents: invoice.amountCents,
+            currency: invoice.currency,
+            status: "PROCESSING",
+            attemptNo,
+            idempotencyKey: `${invoiceId}:${attemptNo}`,
+            gatewayAccountId: account.id,
+            provider: account.provider,
+          },
+        });
+  const pix = await createPixCharge(
+    { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: invoice.subscriptionId, paymentId: payment.id, now },
+    { amountCents: invoice.amountCents, currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId, expiresAt: input.expiresAt },
+  );
+  await prisma.payment.update({
+    where: { id: payment.id },
+    data: { gatewayChargeId: pix.chargeId, pixCopyPaste: pix.copyPaste, pixExpiresAt: pix.expiresAt },
+  });
+  return { paymentId: payment.id, copyPaste: pix.copyPaste, expiresAt: pix.expiresAt };
+}

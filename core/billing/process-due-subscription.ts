@@ -1,0 +1,129 @@
+// One claimed subscription, one duty: whatever its state says is due at `now` (the tenant's clock).
+// The duty's own transactions move it on; this only picks the duty and releases the claim.
+import type { Subscription } from "../../generated/prisma/client.ts";
+import type { Runtime } from "../runtime.ts";
+import { applyInvoicePaid } from "./apply-invoice-paid.ts";
+import { chargeInvoice } from "./charge-invoice.ts";
+import { ensureCycleInvoice } from "./ensure-cycle-invoice.ts";
+import { issuePixCharge } from "./issue-pix-charge.ts";
+import { pixIssueAt, RETRY_DAYS } from "./periods.ts";
+import { cancelAtPeriodEnd, expireCheckout, markInvoiceOverdue } from "./subscription-duties.ts";
+
+export type DutyOutcome =
+  | "renewed"
+  | "charge_failed"
+  | "past_due"
+  | "suspended"
+  | "pix_issued"
+  | "canceled"
+  | "unknown"
+  | "blocked"
+  | "idle";
+
+const DAY_MS = 86_400_000;
+const at = (d: Date | null) => d?.getTime() ?? Number.POSITIVE_INFINITY;
+
+export async function processDueSubscription(runtime: Runtime, input: { tenantId: string; subscriptionId: string; now: Date }): Promise<DutyOutcome> {
+  const prisma = runtime.db.prisma;
+  const { tenantId, subscriptionId, now } = input;
+  try {
+    const sub = await prisma.subscription.findFirst({ where: { id: subscriptionId, tenantId } });
+    if (!sub || at(sub.nextBillingAt) > now.getTime()) return "idle";
+    return await runDuty(runtime, sub, now);
+  } finally {
+    await prisma.subscription.updateMany({ where: { id: subscriptionId, tenantId }, data: { billingLeaseUntil: null } });
+  }
+}
+
+async function runDuty(runtime: Runtime, sub: Subscription, now: Date): Promise<DutyOutcome> {
+  const t = now.getTime();
+  const cycleEnd = sub.status === "TRIALING" ? sub.trialEndsAt : sub.currentPeriodEnd;
+  if (sub.cancelAtPeriodEnd && ["ACTIVE", "TRIALING", "PAST_DUE"].includes(sub.status) && at(cycleEnd) <= t) return cancelAtPeriodEnd(runtime, sub, now);
+  switch (sub.status) {
+    case "PENDING_FIRST_PAYMENT":
+      return expireCheckout(runtime, sub, now);
+    case "TRIALING":
+      return at(sub.trialEndsAt) <= t ? startCycle(runtime, sub, sub.trialEndsAt!, now) : idle(runtime, sub, sub.trialEndsAt);
+    case "ACTIVE":
+      if (sub.collectionMethod === "CARD_AUTO") return at(sub.currentPeriodEnd) <= t ? startCycle(runtime, sub, sub.currentPeriodEnd!, now) : idle(runtime, sub, sub.currentPeriodEnd);
+      return pixRenewal(runtime, sub, now);
+    case "PAST_DUE":
+      return retryOpenInvoice(runtime, sub, now);
+    default:
+      return idle(runtime, sub, null);
+  }
+}
+
+/** A new cycle is due (renewal or trial end): its invoice, then a card charge or the Pix/link path. */
+async function startCycle(runtime: Runtime, sub: Subscription, periodStart: Date, now: Date): Promise<DutyOutcome> {
+  const invoice = await ensureCycleInvoice(runtime, {
+    tenantId: sub.tenantId,
+    subscriptionId: sub.id,
+    periodStart,
+    anchorDay: sub.status === "TRIALING" ? periodStart.getUTCDate() : (sub.anchorDay ?? periodStart.getUTCDate()),
+    now,
+  });
+  if (invoice.status === "OPEN" && sub.collectionMethod === "CARD_AUTO" && sub.paymentMethodId) return chargeOutcome(await chargeInvoice(runtime, { tenantId: sub.tenantId, invoiceId: invoice.id, now }));
+  if (invoice.status !== "OPEN") return chargeOutcome(await settleFreeInvoice(runtime, sub, invoice.id, now));
+  // No card (trial without card, Pix): an open invoice to pay by QR or link, and the dunning clock.
+  if (sub.collectionMethod === "PIX_MANUAL") await issuePixCharge(runtime, { tenantId: sub.tenantId, invoiceId: invoice.id, expiresAt: pixExpiry(invoice.dueAt), now });
+  return markInvoiceOverdue(runtime, sub, invoice.dueAt, now);
+}
+
+/** pix_manual: the QR 3 days before the due date, past_due at the due date, suspension after D+9. */
+async function pixRenewal(runtime: Runtime, sub: Subscription, now: Date): Promise<DutyOutcome> {
+  const due = sub.currentPeriodEnd;
+  if (!due) return idle(runtime, sub, null);
+  if (at(pixIssueAt(due)) > now.getTime()) return idle(runtime, sub, pixIssueAt(due));
+  const invoice = await ensureCycleInvoice(runtime, { tenantId: sub.tenantId, subscriptionId: sub.id, periodStart: due, anchorDay: sub.anchorDay ?? due.getUTCDate(), now });
+  if (invoice.status !== "OPEN") return chargeOutcome(await settleFreeInvoice(runtime, sub, invoice.id, now));
+  if (due.getTime() > now.getTime()) {
+    await issuePixCharge(runtime, { tenantId: sub.tenantId, invoiceId: invoice.id, expiresAt: pixExpiry(due), now });
+    await runtime.db.prisma.subscription.update({ where: { id: sub.id }, data: { nextBillingAt: due } });
+    return "pix_issued";
+  }
+  return markInvoiceOverdue(runtime, sub, due, now);
+}
+
+async function retryOpenInvoice(runtime: Runtime, sub: Subscription, now: Date): Promise<DutyOutcome> {
+  const invoice = await runtime.db.prisma.invoice.findFirst({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, orderBy: { dueAt: "desc" } });
+  if (!invoice) return idle(runtime, sub, null);
+  if (sub.collectionMethod === "CARD_AUTO" && sub.paymentMethodId) return chargeOutcome(await chargeInvoice(runtime, { tenantId: sub.tenantId, invoiceId: invoice.id, now }));
+  return markInvoiceOverdue(runtime, sub, invoice.dueAt, now);
+}
+
+/** A 100%-off cycle: the invoice was born paid; the subscription moves on without a charge. */
+async function settleFreeInvoice(runtime: Runtime, sub: Subscription, invoiceId: string, now: Date) {
+  return runtime.db.prisma.$transaction(async (tx) => {
+    const fresh = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId: sub.tenantId }, include: { offer: { select: { interval: true } } } });
+    const invoice = await tx.invoice.findFirstOrThrow({ where: { id: invoiceId, tenantId: sub.tenantId } });
+    if (fresh.currentPeriodEnd && fresh.currentPeriodEnd.getTime() >= invoice.periodEnd.getTime()) return "already_settled" as const;
+    await applyInvoicePaid(tx, { subscription: fresh, interval: fresh.offer.interval ?? "MONTH", invoice, paymentId: null, now });
+    return "paid" as const;
+  });
+}
+
+/** Renewal QRs stay payable through the whole dunning window. */
+function pixExpiry(due: Date): Date {
+  return new Date(due.getTime() + RETRY_DAYS[RETRY_DAYS.length - 1]! * DAY_MS);
+}
+
+async function idle(runtime: Runtime, sub: Subscription, next: Date | null): Promise<"idle"> {
+  await runtime.db.prisma.subscription.updateMany({ where: { id: sub.id, tenantId: sub.tenantId }, data: { nextBillingAt: next } });
+  return "idle";
+}
+
+function chargeOutcome(result: string): DutyOutcome {
+  switch (result) {
+    case "paid":
+    case "already_settled":
+      return "renewed";
+    case "past_due":
+    case "suspended":
+    case "unknown":
+    case "blocked":
+      return result;
+    default:
+      return "charge_failed";
+  }
+}

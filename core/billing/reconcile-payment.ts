@@ -1,0 +1,34 @@
+// Asks the gateway for the real outcome of a card attempt we never heard back from (timeout, crash
+// between the charge and our commit) and settles it. Runs before any new attempt on that invoice.
+import type { Payment } from "../../generated/prisma/client.ts";
+import { fetchChargeStatus } from "../gateways/gateway-calls.ts";
+import { accountRef } from "../gateways/registry.ts";
+import type { Runtime } from "../runtime.ts";
+import { settlePayment, type SettleResult } from "./settle-payment.ts";
+
+/** `retry`: the gateway never got the attempt, so a new one is safe. `unresolved`: ask again later. */
+export type ReconcileResult = SettleResult | "retry" | "unresolved";
+
+export async function reconcilePayment(runtime: Runtime, payment: Payment, now: Date): Promise<ReconcileResult> {
+  const prisma = runtime.db.prisma;
+  const account = await prisma.gatewayAccount.findFirstOrThrow({ where: { id: payment.gatewayAccountId, tenantId: payment.tenantId } });
+  const status = await fetchChargeStatus(
+    { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: payment.subscriptionId, paymentId: payment.id, now },
+    payment.invoiceId ?? payment.orderId ?? payment.id,
+    payment.idempotencyKey,
+  );
+  if (!status || status.outcome === "pending") return "unresolved";
+  if (status.outcome === "not_found") {
+    const moved = await prisma.payment.updateMany({
+      where: { id: payment.id, tenantId: payment.tenantId, status: { in: ["PROCESSING", "UNKNOWN"] } },
+      data: { status: "FAILED", failureCode: "not_received_by_gateway" },
+    });
+    return moved.count === 1 ? "retry" : "already_settled";
+  }
+  return settlePayment(runtime, {
+    tenantId: payment.tenantId,
+    paymentId: payment.id,
+    verdict: { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode },
+    now,
+  });
+}

@@ -1,0 +1,52 @@
+// One billing pass: claim due subscriptions in bounded batches, run each one's duty with a few in
+// flight at once, repeat until nothing is due. Memory holds one batch and the counters, whatever N is.
+import type { Runtime } from "../runtime.ts";
+import { claimDueSubscriptions } from "./claim-due-subscriptions.ts";
+import { processDueSubscription, type DutyOutcome } from "./process-due-subscription.ts";
+
+export interface BillingPassOptions {
+  tenantId?: string | null;
+  batchSize?: number;
+  /** Duties in flight at once (PostgreSQL); PGlite has one connection, so 1 there. */
+  concurrency?: number;
+  leaseMs?: number;
+}
+
+export type BillingPassSummary = Record<DutyOutcome | "errors", number>;
+
+export function emptySummary(): BillingPassSummary {
+  return { renewed: 0, charge_failed: 0, past_due: 0, suspended: 0, pix_issued: 0, canceled: 0, unknown: 0, blocked: 0, idle: 0, errors: 0 };
+}
+
+export async function runBillingPass(runtime: Runtime, opts: BillingPassOptions = {}): Promise<BillingPassSummary> {
+  const summary = emptySummary();
+  const concurrency = runtime.db.kind === "pglite" ? 1 : (opts.concurrency ?? 8);
+  // Rows that made no progress this pass (gateway unheard, errors) are not claimed again until the next pass.
+  const skip: string[] = [];
+  for (;;) {
+    const batch = await claimDueSubscriptions(runtime.db, {
+      wallNow: runtime.wallClock.now(),
+      leaseMs: opts.leaseMs ?? 5 * 60_000,
+      limit: opts.batchSize ?? 200,
+      tenantId: opts.tenantId,
+      skip,
+    });
+    if (batch.length === 0) return summary;
+    let next = 0;
+    const worker = async () => {
+      while (next < batch.length) {
+        const item = batch[next++]!;
+        try {
+          const outcome = await processDueSubscription(runtime, { tenantId: item.tenantId, subscriptionId: item.id, now: item.now });
+          summary[outcome]++;
+          if (outcome === "unknown" || outcome === "blocked" || outcome === "idle") skip.push(item.id);
+        } catch (err) {
+          summary.errors++;
+          skip.push(item.id);
+          runtime.logger.error({ err, subscriptionId: item.id }, "billing duty failed");
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
+  }
+}

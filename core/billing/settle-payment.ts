@@ -1,0 +1,57 @@
+// Records the gateway's verdict on one payment attempt, in one transaction: the payment, its invoice
+// and the subscription move together, with their events. Settling twice is a no-op.
+import type { Prisma } from "../../generated/prisma/client.ts";
+import type { Runtime } from "../runtime.ts";
+import { lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+import { newId } from "../shared/ids.ts";
+import { applyInvoiceFailed, type FailureEffect } from "./apply-invoice-failed.ts";
+import { applyInvoicePaid } from "./apply-invoice-paid.ts";
+
+export interface Verdict {
+  outcome: "approved" | "declined";
+  chargeId: string;
+  detailCode: string;
+}
+
+export type SettleResult = "paid" | FailureEffect | "already_settled";
+
+export async function settlePayment(runtime: Runtime, input: { tenantId: string; paymentId: string; verdict: Verdict; now: Date }): Promise<SettleResult> {
+  return runtime.db.prisma.$transaction(async (tx) => {
+    const found = await tx.payment.findFirst({ where: { id: input.paymentId, tenantId: input.tenantId }, select: { subscriptionId: true } });
+    if (found?.subscriptionId) await lockSubscription(tx, input.tenantId, found.subscriptionId);
+    const payment = await tx.payment.findFirst({ where: { id: input.paymentId, tenantId: input.tenantId } });
+    if (!payment || (payment.status !== "PROCESSING" && payment.status !== "UNKNOWN")) return "already_settled";
+    return settleInTx(tx, payment, input.verdict, input.now);
+  });
+}
+
+async function settleInTx(
+  tx: Prisma.TransactionClient,
+  payment: Prisma.PaymentGetPayload<object>,
+  verdict: Verdict,
+  now: Date,
+): Promise<SettleResult> {
+  const invoice = payment.invoiceId ? await tx.invoice.findUnique({ where: { id: payment.invoiceId } }) : null;
+  const subscription = payment.subscriptionId
+    ? await tx.subscription.findUnique({ where: { id: payment.subscriptionId }, include: { offer: { select: { interval: true } } } })
+    : null;
+  if (verdict.outcome === "approved") {
+    await tx.payment.update({
+      where: { id: payment.id },
+      // paid_invoice_id is UNIQUE: the database refuses a second successful charge of one invoice.
+      data: { status: "PAID", paidAt: now, gatewayChargeId: verdict.chargeId, paidInvoiceId: payment.invoiceId, failureCode: "" },
+    });
+    await tx.paymentItem.create({ data: { id: newId("paymentItem"), tenantId: payment.tenantId, paymentId: payment.id, kind: "plan", amountCents: payment.amountCents } });
+    if (!invoice || !subscription) return "paid";
+    await tx.invoice.update({ where: { id: invoice.id }, data: { status: "PAID", paidAt: now } });
+    await applyInvoicePaid(tx, { subscription, interval: subscription.offer.interval ?? "MONTH", invoice, paymentId: payment.id, now });
+    return "paid";
+  }
+  await tx.payment.update({
+    where: { id: payment.id },
+    data: { status: "FAILED", gatewayChargeId: verdict.chargeId, failureCode: verdict.detailCode || "declined" },
+  });
+  if (!invoice || !subscription || invoice.status !== "OPEN") return "none";
+  const updated = await tx.invoice.update({ where: { id: invoice.id }, data: { attemptCount: { increment: 1 } } });
+  return applyInvoiceFailed(tx, { subscription, invoice: updated, attemptsMade: updated.attemptCount, now });
+}

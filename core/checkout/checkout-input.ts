@@ -1,0 +1,53 @@
+// What the hosted checkout hands to the core once the form is valid (service-contract §3).
+import type { CardInput } from "../gateways/adapter.ts";
+
+/** The contract's tracking object, as stored on the subscription. No IP, no user agent, no personal data. */
+export interface Tracking {
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  gclid: string | null;
+  fbclid: string | null;
+  fbc: string | null;
+  fbp: string | null;
+  referrer: string | null;
+  landing_url: string | null;
+  params: Record<string, string>;
+  captured_at: string;
+  inherited: boolean;
+}
+
+/** Validated form fields (checkout-form.ts makes these from the raw body). */
+export interface CheckoutFields {
+  externalId: string | null;
+  name: string;
+  email: string;
+  /** E.164 mobile. */
+  phone: string;
+  /** CPF or CNPJ, digits only, check digits valid. */
+  doc: string;
+  method: "card" | "pix";
+  /** Present exactly when method is card. */
+  card: CardInput | null;
+  coupon: string | null;
+  ref: string | null;
+}
+
+export interface CheckoutInput extends CheckoutFields {
+  offerId: string;
+  tracking: Tracking | null;
+}
+
+export interface CheckoutPix {
+  copyPaste: string;
+  qrPngUrl: string;
+  expiresAt: Date;
+}
+
+export interface CheckoutResult {
+  status: "active" | "trialing" | "pending_first_payment";
+  subscriptionId: string;
+  pix: CheckoutPix | null;
+}

@@ -1,0 +1,133 @@
+// The hosted checkout's use case: the only way a subscription is born (billing-api.md fact 1).
+// Order matters for "a refused checkout leaves nothing behind": every check and the gateway call
+// come first; records are written in one transaction only once the money side is settled.
+import type { Runtime } from "../runtime.ts";
+import { invoiceAmount } from "../billing/invoice-amount.ts";
+import { periodEnd, trialEnd } from "../billing/periods.ts";
+import { chargeCard, createPixCharge, fetchChargeStatus, refundCharge, type GatewayCallContext } from "../gateways/gateway-calls.ts";
+import { accountRef } from "../gateways/registry.ts";
+import { tenantClock } from "../shared/clock.ts";
+import { newId } from "../shared/ids.ts";
+import { findCheckoutCoupon, findCheckoutCustomer, fieldError } from "./checkout-guards.ts";
+import type { CheckoutInput, CheckoutResult } from "./checkout-input.ts";
+import { createCheckoutRecords, type CheckoutRecords, type SavedCard } from "./create-checkout-records.ts";
+import { getCheckoutOffer } from "./get-checkout-offer.ts";
+
+/** A checkout Pix QR is payable for one day; unpaid, the pending subscription is canceled. */
+const CHECKOUT_PIX_TTL_MS = 86_400_000;
+
+const DECLINE_MESSAGES: Record<string, string> = {
+  card_declined: "cartão recusado pelo emissor",
+  insufficient_funds: "saldo ou limite insuficiente",
+  expired_card: "cartão vencido",
+};
+
+export async function startCheckout(runtime: Runtime, input: CheckoutInput): Promise<CheckoutResult> {
+  const prisma = runtime.db.prisma;
+  const offer = await getCheckoutOffer(prisma, input.offerId);
+  if (!offer.methods.includes(input.method)) throw fieldError("method", "forma de pagamento indisponível nesta oferta");
+  const now = tenantClock({ mode: offer.tenantMode, clockAt: offer.clockAt }, runtime.wallClock).now();
+  const existingCustomer = await findCheckoutCustomer(prisma, offer.tenantId, input);
+  const coupon = await findCheckoutCoupon(prisma, offer.tenantId, input.coupon, now);
+  const row = await prisma.offer.findUniqueOrThrow({ where: { id: offer.id }, include: { gatewayAccount: true } });
+  const ids = { customerId: newId("customer"), subscriptionId: newId("subscription"), invoiceId: newId("invoice"), paymentId: newId("payment") };
+  const gw: GatewayCallContext = {
+    prisma,
+    adapter: runtime.gateways.adapter(row.gatewayAccount.provider),
+    account: accountRef(row.gatewayAccount),
+    subscriptionId: ids.subscriptionId,
+    paymentId: ids.paymentId,
+    now,
+  };
+  const interval = offer.interval === "year" ? "YEAR" : "MONTH";
+  const base: Omit<CheckoutRecords, "card" | "status" | "period" | "firstInvoice" | "payment" | "events"> = {
+    ids,
+    tenantId: offer.tenantId,
+    gatewayAccount: { id: row.gatewayAccount.id, provider: row.gatewayAccount.provider },
+    offer: { id: offer.id, planId: row.planId, currency: offer.currency },
+    input,
+    existingCustomer,
+    coupon,
+    now,
+  };
+  const card = input.method === "card" ? await tokenize(gw, input, now) : null;
+  const coupon1 = coupon ? { percentOff: coupon.percentOff, amountOffCents: coupon.amountOffCents, cyclesRemaining: coupon.cycles } : null;
+
+  if (offer.trialDays > 0) {
+    const ends = trialEnd(now, offer.trialDays);
+    await createCheckoutRecords(runtime, {
+      ...base,
+      card,
+      status: "TRIALING",
+      period: { start: null, end: null, anchorDay: null, trialEndsAt: ends, nextBillingAt: ends },
+      firstInvoice: null,
+      payment: null,
+      events: ["subscription.trial_started"],
+    });
+    return { status: "trialing", subscriptionId: ids.subscriptionId, pix: null };
+  }
+
+  const amount = invoiceAmount(offer.priceCents, coupon1);
+  const end = periodEnd(now, interval, now.getUTCDate());
+  const idempotencyKey = `${ids.invoiceId}:1`;
+  if (card) {
+    const chargeId = await chargeAtCheckout(gw, card, amount.amountCents, offer.currency, ids.invoiceId, idempotencyKey);
+    const records: CheckoutRecords = {
+      ...base,
+      card,
+      status: "ACTIVE",
+      period: { start: now, end, anchorDay: now.getUTCDate(), trialEndsAt: null, nextBillingAt: end },
+      firstInvoice: { ...amount, periodEnd: end, paid: true },
+      payment: { method: "CARD", idempotencyKey, chargeId, pix: null },
+      events: ["subscription.activated", "invoice.paid"],
+    };
+    try {
+      await createCheckoutRecords(runtime, records);
+    } catch (err) {
+      // The charge went through but nothing was recorded: give the money back rather than keep it unexplained.
+      await refundCharge(gw, ids.invoiceId, { chargeId, amountCents: amount.amountCents, idempotencyKey: `${idempotencyKey}:void` });
+      throw err;
+    }
+    return { status: "active", subscriptionId: ids.subscriptionId, pix: null };
+  }
+
+  const pix = await createPixCharge(gw, {
+    amountCents: amount.amountCents,
+    currency: offer.currency,
+    idempotencyKey,
+    reference: ids.invoiceId,
+    expiresAt: new Date(now.getTime() + CHECKOUT_PIX_TTL_MS),
+  });
+  await createCheckoutRecords(runtime, {
+    ...base,
+    card: null,
+    status: "PENDING_FIRST_PAYMENT",
+    period: { start: null, end: null, anchorDay: null, trialEndsAt: null, nextBillingAt: pix.expiresAt },
+    firstInvoice: { ...amount, periodEnd: end, paid: false },
+    payment: { method: "PIX", idempotencyKey, chargeId: pix.chargeId, pix: { copyPaste: pix.copyPaste, expiresAt: pix.expiresAt } },
+    events: [],
+  });
+  return {
+    status: "pending_first_payment",
+    subscriptionId: ids.subscriptionId,
+    pix: { copyPaste: pix.copyPaste, qrPngUrl: `${runtime.config.publicUrl}/pix/${ids.paymentId}/qr.png`, expiresAt: pix.expiresAt },
+  };
+}
+
+async function tokenize(gw: GatewayCallContext, input: CheckoutInput, now: Date): Promise<SavedCard> {
+  const result = await gw.adapter.tokenizeCard(gw.account, input.card!, now);
+  if (!result.ok) throw fieldError("card_number", DECLINE_MESSAGES[result.code] ?? "cartão recusado");
+  return { token: result.token, brand: result.brand, last4: result.last4, expMonth: result.expMonth, expYear: result.expYear };
+}
+
+/** The first charge; a timeout is settled on the spot by asking the gateway, never guessed. */
+async function chargeAtCheckout(gw: GatewayCallContext, card: SavedCard, amountCents: number, currency: string, invoiceId: string, idempotencyKey: string) {
+  let result = await chargeCard(gw, { token: card.token, amountCents, currency, idempotencyKey, reference: invoiceId });
+  if (result.outcome === "unknown") {
+    const status = await fetchChargeStatus(gw, invoiceId, idempotencyKey);
+    if (status?.outcome === "approved" || status?.outcome === "declined") result = { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode };
+  }
+  if (result.outcome === "approved") return result.chargeId;
+  if (result.outcome === "unknown") throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
+  throw fieldError("card_number", DECLINE_MESSAGES[result.detailCode] ?? "cartão recusado");
+}

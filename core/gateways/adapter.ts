@@ -1,0 +1,92 @@
+// The one gateway interface (service-contract §4). Core code talks to gateways only through it;
+// calls are made outside database transactions and each one is logged as a gateway event row.
+import type { Capabilities } from "./capabilities.ts";
+
+/** What a gateway needs to know about the tenant's account (never a secret of ours). */
+export interface GatewayAccountRef {
+  id: string;
+  tenantId: string;
+  provider: string;
+  capabilities: Capabilities;
+}
+
+/** Card data as typed on the hosted page. It lives only in memory, from the form to tokenizeCard. */
+export interface CardInput {
+  holder: string;
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+}
+
+export type TokenizeResult =
+  | { ok: true; token: string; brand: string; last4: string; expMonth: number; expYear: number }
+  | { ok: false; code: string };
+
+export interface ChargeRequest {
+  token: string;
+  amountCents: number;
+  currency: string;
+  /** Derived from the invoice/order id and attempt number: a replay returns the first outcome. */
+  idempotencyKey: string;
+  /** Our own code of the charge (inv_/ord_). */
+  reference: string;
+}
+
+export interface ChargeResult {
+  outcome: "approved" | "declined";
+  chargeId: string;
+  /** Decline reason (card_declined, insufficient_funds…); empty when approved. */
+  detailCode: string;
+}
+
+export interface PixRequest {
+  amountCents: number;
+  currency: string;
+  idempotencyKey: string;
+  reference: string;
+  expiresAt: Date;
+}
+
+export interface PixResult {
+  chargeId: string;
+  copyPaste: string;
+  expiresAt: Date;
+}
+
+export interface RefundRequest {
+  chargeId: string;
+  amountCents: number;
+  idempotencyKey: string;
+}
+
+export interface RefundResult {
+  outcome: "refunded" | "declined";
+  refundId: string;
+  detailCode: string;
+}
+
+export interface StatusResult {
+  /** not_found: the gateway never received the charge (safe to try again). */
+  outcome: "approved" | "declined" | "pending" | "not_found";
+  chargeId: string;
+  detailCode: string;
+}
+
+/** A timeout or transport error: the outcome at the gateway is unknown until fetchStatus says. */
+export class GatewayUnavailable extends Error {
+  constructor(readonly detailCode: string, readonly httpStatus = 504) {
+    super(`gateway unavailable: ${detailCode}`);
+    this.name = "GatewayUnavailable";
+  }
+}
+
+export interface GatewayAdapter {
+  readonly provider: string;
+  readonly defaults: Capabilities;
+  tokenizeCard(account: GatewayAccountRef, card: CardInput, now: Date): Promise<TokenizeResult>;
+  chargeToken(account: GatewayAccountRef, req: ChargeRequest, now: Date): Promise<ChargeResult>;
+  createPixCharge(account: GatewayAccountRef, req: PixRequest, now: Date): Promise<PixResult>;
+  refund(account: GatewayAccountRef, req: RefundRequest, now: Date): Promise<RefundResult>;
+  fetchStatus(account: GatewayAccountRef, idempotencyKey: string, now: Date): Promise<StatusResult>;
+}

@@ -1,0 +1,110 @@
+// Logged gateway calls: each wraps one adapter method, turns a timeout or transport error into an
+// `unknown` outcome (never a guess), and writes the gateway event row.
+import type { PrismaClient } from "../../generated/prisma/client.ts";
+import type { ChargeRequest, GatewayAccountRef, GatewayAdapter, PixRequest, PixResult, RefundRequest, StatusResult } from "./adapter.ts";
+import { GatewayUnavailable } from "./adapter.ts";
+import { logGatewayEvent } from "./log-gateway-event.ts";
+
+export interface GatewayCallContext {
+  prisma: PrismaClient;
+  adapter: GatewayAdapter;
+  account: GatewayAccountRef;
+  subscriptionId?: string | null;
+  paymentId?: string | null;
+  orderId?: string | null;
+  now: Date;
+}
+
+export type ChargeOutcome =
+  | { outcome: "approved" | "declined"; chargeId: string; detailCode: string }
+  | { outcome: "unknown"; chargeId: ""; detailCode: string };
+
+function logBase(ctx: GatewayCallContext, code: string) {
+  return {
+    tenantId: ctx.account.tenantId,
+    provider: ctx.account.provider,
+    code,
+    subscriptionId: ctx.subscriptionId,
+    paymentId: ctx.paymentId,
+    orderId: ctx.orderId,
+    at: ctx.now,
+  };
+}
+
+function unavailableCode(err: unknown): { detailCode: string; httpStatus: number } {
+  if (err instanceof GatewayUnavailable) return { detailCode: err.detailCode, httpStatus: err.httpStatus };
+  return { detailCode: "gateway_error", httpStatus: 502 };
+}
+
+export async function chargeCard(ctx: GatewayCallContext, req: ChargeRequest): Promise<ChargeOutcome> {
+  try {
+    const result = await ctx.adapter.chargeToken(ctx.account, req, ctx.now);
+    await logGatewayEvent(ctx.prisma, {
+      ...logBase(ctx, req.reference),
+      kind: "charge_card",
+      outcome: result.outcome,
+      gatewayId: result.chargeId,
+      detailCode: result.detailCode,
+      httpStatus: result.outcome === "approved" ? 200 : 402,
+      amountCents: req.amountCents,
+    });
+    return result;
+  } catch (err) {
+    const { detailCode, httpStatus } = unavailableCode(err);
+    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, req.reference), kind: "charge_card", outcome: "unknown", detailCode, httpStatus, amountCents: req.amountCents });
+    return { outcome: "unknown", chargeId: "", detailCode };
+  }
+}
+
+/** Pix creation is idempotent by key, so an error is simply retried by the next pass. */
+export async function createPixCharge(ctx: GatewayCallContext, req: PixRequest): Promise<PixResult> {
+  try {
+    const result = await ctx.adapter.createPixCharge(ctx.account, req, ctx.now);
+    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, req.reference), kind: "create_pix", outcome: "pending", gatewayId: result.chargeId, amountCents: req.amountCents });
+    return result;
+  } catch (err) {
+    const { detailCode, httpStatus } = unavailableCode(err);
+    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, req.reference), kind: "create_pix", outcome: "error", detailCode, httpStatus, amountCents: req.amountCents });
+    throw err;
+  }
+}
+
+export async function fetchChargeStatus(ctx: GatewayCallContext, reference: string, idempotencyKey: string): Promise<StatusResult | null> {
+  try {
+    const result = await ctx.adapter.fetchStatus(ctx.account, idempotencyKey, ctx.now);
+    const outcome = result.outcome === "not_found" ? "declined" : result.outcome;
+    await logGatewayEvent(ctx.prisma, {
+      ...logBase(ctx, reference),
+      kind: "fetch_status",
+      outcome,
+      gatewayId: result.chargeId,
+      detailCode: result.outcome === "not_found" ? "not_found" : result.detailCode,
+      httpStatus: result.outcome === "not_found" ? 404 : 200,
+    });
+    return result;
+  } catch (err) {
+    const { detailCode, httpStatus } = unavailableCode(err);
+    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, reference), kind: "fetch_status", outcome: "unknown", detailCode, httpStatus });
+    return null;
+  }
+}
+
+export async function refundCharge(ctx: GatewayCallContext, reference: string, req: RefundRequest) {
+  try {
+    const result = await ctx.adapter.refund(ctx.account, req, ctx.now);
+    await logGatewayEvent(ctx.prisma, {
+      ...logBase(ctx, reference),
+      kind: "refund",
+      outcome: result.outcome === "refunded" ? "refunded" : "declined",
+      gatewayId: result.refundId,
+      detailCode: result.detailCode,
+      httpStatus: result.outcome === "refunded" ? 200 : 422,
+      amountCents: req.amountCents,
+    });
+    return result;
+  } catch (err) {
+    const { detailCode, httpStatus } = unavailableCode(err);
+    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, reference), kind: "refund", outcome: "unknown", detailCode, httpStatus, amountCents: req.amountCents });
+    return null;
+  }
+}

@@ -1,0 +1,44 @@
+// Every adapter call becomes one gateway event row, written autocommit right after the call so the
+// log survives a rollback of the business transaction. Only codes, ids and amounts: no personal data.
+import type { PrismaClient } from "../../generated/prisma/client.ts";
+import { newId } from "../shared/ids.ts";
+
+export type GatewayOutcome = "approved" | "declined" | "error" | "pending" | "refunded" | "unknown";
+
+export interface GatewayEventInput {
+  tenantId: string;
+  provider: string;
+  kind: string;
+  outcome: GatewayOutcome;
+  /** Our own code of the charge: inv_ or ord_. */
+  code: string;
+  subscriptionId?: string | null;
+  paymentId?: string | null;
+  orderId?: string | null;
+  gatewayId?: string;
+  detailCode?: string;
+  httpStatus?: number;
+  amountCents?: number;
+  at: Date;
+}
+
+export async function logGatewayEvent(prisma: PrismaClient, e: GatewayEventInput): Promise<void> {
+  await prisma.gatewayEvent.create({
+    data: {
+      id: newId("gatewayEvent"),
+      tenantId: e.tenantId,
+      subscriptionId: e.subscriptionId ?? null,
+      paymentId: e.paymentId ?? null,
+      orderId: e.orderId ?? null,
+      provider: e.provider,
+      kind: e.kind,
+      outcome: e.outcome,
+      code: e.code,
+      gatewayId: e.gatewayId ?? "",
+      detailCode: e.detailCode ?? "",
+      httpStatus: e.httpStatus ?? 200,
+      amountCents: e.amountCents ?? 0,
+      createdAt: e.at,
+    },
+  });
+}

@@ -1,0 +1,202 @@
+// The sandbox gateway: no credentials, deterministic test cards, and a ledger of its own
+// (sandbox_charges) standing in for the remote gateway's memory. Its writes are autocommit, outside
+// our business transactions, exactly like a remote call: a crash before our commit keeps them.
+import { Prisma, type PrismaClient, type SandboxCharge } from "../../generated/prisma/client.ts";
+import { newId } from "../shared/ids.ts";
+import { ulid } from "ulid";
+import type {
+  CardInput,
+  ChargeRequest,
+  ChargeResult,
+  GatewayAccountRef,
+  GatewayAdapter,
+  PixRequest,
+  PixResult,
+  RefundRequest,
+  RefundResult,
+  StatusResult,
+  TokenizeResult,
+} from "./adapter.ts";
+import { GatewayUnavailable } from "./adapter.ts";
+import { ADAPTER_DEFAULTS } from "./capabilities.ts";
+import { brCode } from "./pix-br-code.ts";
+import { behaviourOfCard, behaviourOfToken, cardBrand } from "./test-cards.ts";
+
+const DAY_MS = 86_400_000;
+
+export class SandboxAdapter implements GatewayAdapter {
+  readonly provider = "sandbox";
+  readonly defaults = ADAPTER_DEFAULTS.sandbox!;
+
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async tokenizeCard(_account: GatewayAccountRef, card: CardInput, now: Date): Promise<TokenizeResult> {
+    const number = card.number.replace(/\D/g, "");
+    const expiry = Date.UTC(card.expYear, card.expMonth, 1); // first instant after the expiry month
+    if (expiry <= now.getTime()) return { ok: false, code: "expired_card" };
+    const behaviour = behaviourOfCard(number);
+    // Tokenizing verifies the card, as a zero-amount authorization would.
+    if (behaviour === "card_declined") return { ok: false, code: "card_declined" };
+    return {
+      ok: true,
+      token: `tok_sandbox_${behaviour}_${ulid()}`,
+      brand: cardBrand(number),
+      last4: number.slice(-4),
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+    };
+  }
+
+  async chargeToken(account: GatewayAccountRef, req: ChargeRequest, now: Date): Promise<ChargeResult> {
+    const replay = await this.find(account.tenantId, req.idempotencyKey);
+    if (replay) return this.replayCharge(replay);
+    const behaviour = behaviourOfToken(req.token);
+    let status = "approved";
+    let detailCode = "";
+    if (!behaviour) [status, detailCode] = ["declined", "invalid_token"];
+    else if (req.amountCents < account.capabilities.minimumChargeCents) [status, detailCode] = ["declined", "amount_too_small"];
+    else if (behaviour === "card_declined") [status, detailCode] = ["declined", "card_declined"];
+    else if (behaviour === "insufficient_funds") [status, detailCode] = ["declined", "insufficient_funds"];
+    else if (behaviour === "declines_after_first" && (await this.approvedChargesOf(account.tenantId, req.token)) > 0)
+      [status, detailCode] = ["declined", "insufficient_funds"];
+    const row = await this.insert({
+      tenantId: account.tenantId,
+      gatewayAccountId: account.id,
+      kind: "card",
+      idempotencyKey: req.idempotencyKey,
+      reference: req.reference,
+      token: req.token,
+      amountCents: req.amountCents,
+      status,
+      detailCode,
+      chargebackAt: behaviour === "chargeback" && status === "approved" ? new Date(now.getTime() + DAY_MS) : null,
+      createdAt: now,
+    });
+    // The timeout card: the charge is real at the gateway, but our call never hears back.
+    if (behaviour === "timeout") throw new GatewayUnavailable("timeout");
+    return this.replayCharge(row);
+  }
+
+  async createPixCharge(account: GatewayAccountRef, req: PixRequest, now: Date): Promise<PixResult> {
+    const existing = await this.find(account.tenantId, req.idempotencyKey);
+    const row =
+      existing ??
+      (await this.insert({
+        tenantId: account.tenantId,
+        gatewayAccountId: account.id,
+        kind: "pix",
+        idempotencyKey: req.idempotencyKey,
+        reference: req.reference,
+        amountCents: req.amountCents,
+        status: "pending",
+        copyPaste: brCode({
+          pixKey: `pix@sandbox.${account.id.slice(-10).toLowerCase()}.example`,
+          amountCents: req.amountCents,
+          merchantName: "SANDBOX BILLING",
+          merchantCity: "SAO PAULO",
+          txid: ulid(),
+        }),
+        expiresAt: req.expiresAt,
+        createdAt: now,
+      }));
+    return { chargeId: row.id, copyPaste: row.copyPaste!, expiresAt: row.expiresAt! };
+  }
+
+  async refund(account: GatewayAccountRef, req: RefundRequest, now: Date): Promise<RefundResult> {
+    const replay = await this.find(account.tenantId, req.idempotencyKey);
+    if (replay) return { outcome: replay.status === "refunded" ? "refunded" : "declined", refundId: replay.id, detailCode: replay.detailCode };
+    const charge = await this.prisma.sandboxCharge.findFirst({ where: { id: req.chargeId, tenantId: account.tenantId } });
+    let detailCode = "";
+    if (!charge || !["approved", "paid"].includes(charge.status)) detailCode = "charge_not_refundable";
+    else if (charge.refundedCents > 0 && !account.capabilities.sumsPartialRefunds) detailCode = "partial_refunds_not_summed";
+    else if (req.amountCents < 1 || charge.refundedCents + req.amountCents > charge.amountCents) detailCode = "amount_exceeds_balance";
+    if (!detailCode) {
+      await this.prisma.sandboxCharge.update({ where: { id: charge!.id }, data: { refundedCents: { increment: req.amountCents } } });
+    }
+    const row = await this.insert({
+      tenantId: account.tenantId,
+      gatewayAccountId: account.id,
+      kind: "refund",
+      idempotencyKey: req.idempotencyKey,
+      reference: req.chargeId,
+      amountCents: req.amountCents,
+      status: detailCode ? "declined" : "refunded",
+      detailCode,
+      createdAt: now,
+    });
+    return { outcome: detailCode ? "declined" : "refunded", refundId: row.id, detailCode };
+  }
+
+  async fetchStatus(account: GatewayAccountRef, idempotencyKey: string): Promise<StatusResult> {
+    const row = await this.find(account.tenantId, idempotencyKey);
+    if (!row) return { outcome: "not_found", chargeId: "", detailCode: "" };
+    const outcome = row.status === "approved" || row.status === "paid" ? "approved" : row.status === "pending" ? "pending" : "declined";
+    return { outcome, chargeId: row.id, detailCode: row.detailCode };
+  }
+
+  // --- sandbox-only controls (simulatePixPayment, chargebacks); not part of the adapter interface ---
+
+  /** The payer's bank pays a pending Pix charge. Null when no such payable charge exists. */
+  async payPix(copyPaste: string, now: Date): Promise<SandboxCharge | null> {
+    const row = await this.prisma.sandboxCharge.findFirst({ where: { copyPaste, kind: "pix" } });
+    if (!row) return null;
+    if (row.status === "paid") return row; // paying twice is a replay, not a second payment
+    if (row.status !== "pending" || (row.expiresAt && row.expiresAt.getTime() <= now.getTime())) return null;
+    await this.prisma.sandboxCharge.updateMany({ where: { id: row.id, status: "pending" }, data: { status: "paid" } });
+    return { ...row, status: "paid" };
+  }
+
+  /** Files a chargeback on a charge (simulateChargeback or the 0259 card's schedule). */
+  async fileChargeback(tenantId: string, chargeId: string, now: Date): Promise<boolean> {
+    const done = await this.prisma.sandboxCharge.updateMany({
+      where: { id: chargeId, tenantId, chargedBackAt: null, status: { in: ["approved", "paid"] } },
+      data: { chargedBackAt: now },
+    });
+    return done.count === 1;
+  }
+
+  /** Charges whose scheduled chargeback fell due (test card 4000000000000259). */
+  dueChargebacks(tenantId: string | null, now: Date, take: number) {
+    return this.prisma.sandboxCharge.findMany({
+      where: { ...(tenantId ? { tenantId } : {}), chargebackAt: { lte: now }, chargedBackAt: null },
+      orderBy: { chargebackAt: "asc" },
+      take,
+    });
+  }
+
+  /** Earliest scheduled chargeback of a tenant (advanceClock steps to it). */
+  async nextChargebackAt(tenantId: string): Promise<Date | null> {
+    const row = await this.prisma.sandboxCharge.findFirst({
+      where: { tenantId, chargebackAt: { not: null }, chargedBackAt: null },
+      orderBy: { chargebackAt: "asc" },
+      select: { chargebackAt: true },
+    });
+    return row?.chargebackAt ?? null;
+  }
+
+  private find(tenantId: string, idempotencyKey: string) {
+    return this.prisma.sandboxCharge.findUnique({ where: { tenantId_idempotencyKey: { tenantId, idempotencyKey } } });
+  }
+
+  private approvedChargesOf(tenantId: string, token: string) {
+    return this.prisma.sandboxCharge.count({ where: { tenantId, token, kind: "card", status: "approved" } });
+  }
+
+  private replayCharge(row: SandboxCharge): ChargeResult {
+    return { outcome: row.status === "approved" ? "approved" : "declined", chargeId: row.id, detailCode: row.detailCode };
+  }
+
+  /** Insert, or return the row a concurrent call with the same key wrote first. */
+  private async insert(data: Omit<Prisma.SandboxChargeUncheckedCreateInput, "id">): Promise<SandboxCharge> {
+    try {
+      return await this.prisma.sandboxCharge.create({ data: { id: newId("sandboxCharge"), ...data } });
+    } catch (err) {
+      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+        return this.prisma.sandboxCharge.findUniqueOrThrow({
+          where: { tenantId_idempotencyKey: { tenantId: data.tenantId, idempotencyKey: data.idempotencyKey } },
+        });
+      }
+      throw err;
+    }
+  }
+}

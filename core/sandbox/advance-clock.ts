@@ -1,0 +1,80 @@
+// Sandbox: move a tenant's clock forward to `to`, stopping at every instant where a duty falls due
+// (renewals, Pix QRs, trial ends, retries, suspensions, scheduled cancellations, chargebacks) and
+// running it there, in time order. Refused for LIVE tenants.
+import type { Runtime } from "../runtime.ts";
+import { emptySummary, runBillingPass, type BillingPassSummary } from "../billing/run-billing-pass.ts";
+import { AppError, notFound } from "../shared/errors.ts";
+import { runDueSandboxChargebacks } from "./simulate-chargeback.ts";
+
+export interface AdvanceClockSummary extends BillingPassSummary {
+  from: Date;
+  to: Date;
+  /** Distinct instants the clock stopped at to run duties. */
+  steps: number;
+  chargebacks: number;
+}
+
+const MAX_STEPS = 10_000;
+
+export async function advanceClock(runtime: Runtime, input: { tenantId: string; to: Date }): Promise<AdvanceClockSummary> {
+  const prisma = runtime.db.prisma;
+  const tenant = await prisma.tenant.findUnique({ where: { id: input.tenantId } });
+  if (!tenant) throw notFound("tenant");
+  if (tenant.mode !== "SANDBOX") throw new AppError("sandbox_only", { error: "advanceClock is refused for LIVE tenants" });
+  const from = tenant.clockAt ?? runtime.wallClock.now();
+  if (Number.isNaN(input.to.getTime()) || input.to.getTime() < from.getTime()) {
+    throw new AppError("invalid_argument", { error: `to must not be before the tenant's clock (${from.toISOString()})` });
+  }
+  const summary: AdvanceClockSummary = { ...emptySummary(), from, to: input.to, steps: 0, chargebacks: 0 };
+  let clock = from;
+  for (let i = 0; i < MAX_STEPS; i++) {
+    const due = await nextDueInstant(runtime, input.tenantId);
+    const stepAt = due && due.getTime() > clock.getTime() ? due : clock;
+    if (due && due.getTime() <= input.to.getTime()) {
+      clock = stepAt;
+      await setClock(runtime, input.tenantId, clock);
+      const before = progress(summary);
+      await runDuties(runtime, input.tenantId, clock, summary);
+      summary.steps++;
+      if (progress(summary) === before) break; // nothing could run (paused tenant, unheard gateway): stop, do not spin
+      continue;
+    }
+    break;
+  }
+  await setClock(runtime, input.tenantId, input.to);
+  await runDuties(runtime, input.tenantId, input.to, summary);
+  return summary;
+}
+
+async function runDuties(runtime: Runtime, tenantId: string, now: Date, summary: AdvanceClockSummary): Promise<void> {
+  const pass = await runBillingPass(runtime, { tenantId });
+  for (const [k, v] of Object.entries(pass)) summary[k as keyof BillingPassSummary] += v;
+  summary.chargebacks += await runDueSandboxChargebacks(runtime, { tenantId, now });
+}
+
+function progress(s: AdvanceClockSummary): number {
+  return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown;
+}
+
+/** The earliest instant anything of this tenant falls due. */
+async function nextDueInstant(runtime: Runtime, tenantId: string): Promise<Date | null> {
+  const prisma = runtime.db.prisma;
+  const [sub, tenant] = await Promise.all([
+    prisma.subscription.findFirst({
+      where: { tenantId, nextBillingAt: { not: null } },
+      orderBy: { nextBillingAt: "asc" },
+      select: { nextBillingAt: true },
+    }),
+    prisma.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { renewalsPaused: true } }),
+  ]);
+  const candidates = [tenant.renewalsPaused ? null : (sub?.nextBillingAt ?? null), await runtime.gateways.sandbox.nextChargebackAt(tenantId)].filter(
+    (d): d is Date => d !== null,
+  );
+  return candidates.length ? new Date(Math.min(...candidates.map((d) => d.getTime()))) : null;
+}
+
+async function setClock(runtime: Runtime, tenantId: string, at: Date): Promise<void> {
+  await runtime.db.prisma.tenant.update({ where: { id: tenantId }, data: { clockAt: at } });
+  // Tenant keys carry the clock in the key cache: refresh it so /v1 reads see the new time.
+  await runtime.keyCache.invalidateTenant(tenantId);
+}

@@ -1,0 +1,163 @@
+// Hosted checkout (service-contract §3): GET and POST /checkout/{offer_id} and the Pix QR image.
+// Thin: the form parser, the tracking capture and startCheckout own every rule. The request body is
+// never logged, and a failure is logged without card data (see logSafely).
+import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
+import QRCode from "qrcode";
+import type { CheckoutResult } from "../../core/checkout/checkout-input.ts";
+import { parseCheckoutForm } from "../../core/checkout/checkout-form.ts";
+import { getCheckoutOffer, type CheckoutOffer } from "../../core/checkout/get-checkout-offer.ts";
+import { getPixCopyPaste } from "../../core/checkout/get-pix-qr.ts";
+import { startCheckout } from "../../core/checkout/start-checkout.ts";
+import { captureTracking, trackingFromForm } from "../../core/checkout/tracking.ts";
+import type { Runtime } from "../../core/runtime.ts";
+import { tenantClock } from "../../core/shared/clock.ts";
+import { isAppError } from "../../core/shared/errors.ts";
+import { toHttp } from "../error-map.ts";
+import { bodyParsing } from "../middleware/body.ts";
+import { renderCheckoutPage } from "./checkout-page.ts";
+import { renderMessagePage } from "./layout.ts";
+import { renderResultPage } from "./result-page.ts";
+
+/** Query parameters the page prefills (service-contract §3). */
+const PREFILL = ["external_id", "email", "name", "coupon", "ref"];
+/** Submitted fields written back into a refused form; card_number and card_cvc are not among them. */
+const KEPT = ["external_id", "name", "email", "phone", "doc", "method", "card_holder", "card_exp_month", "card_exp_year", "coupon", "ref"];
+
+/** Express' query as name -> first text value; nested objects are not link parameters. */
+function textValues(source: unknown, keys?: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries((source ?? {}) as Record<string, unknown>)) {
+    if (keys && !keys.includes(k)) continue;
+    const first = Array.isArray(v) ? v[0] : v;
+    if (typeof first === "string") out[k] = first;
+    else if (typeof first === "number") out[k] = String(first);
+  }
+  return out;
+}
+
+/** Checkout wants JSON only when the client asks for it; browsers and curl get the page. */
+function wantsJson(req: Request): boolean {
+  return req.accepts(["text/html", "application/json"]) === "application/json";
+}
+
+/** Our own pages are no attribution: a Referer on this host (the form posting to itself) is dropped. */
+function externalReferer(req: Request, publicUrl: string): string | null {
+  const referer = req.get("referer");
+  if (!referer) return null;
+  try {
+    const host = new URL(referer).host;
+    return host === req.get("host") || host === new URL(publicUrl).host ? null : referer;
+  } catch {
+    return null;
+  }
+}
+
+function clockOf(runtime: Runtime, offer: CheckoutOffer) {
+  return tenantClock({ mode: offer.tenantMode, clockAt: offer.clockAt }, runtime.wallClock);
+}
+
+function sendHtml(res: Response, runtime: Runtime, status: number, page: string): void {
+  let qrOrigin = "";
+  try {
+    qrOrigin = ` ${new URL(runtime.config.publicUrl).origin}`;
+  } catch {
+    /* no public URL: same-origin images only */
+  }
+  res
+    .status(status)
+    .set({
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+      "X-Frame-Options": "DENY",
+      "Content-Security-Policy": `default-src 'none'; style-src 'unsafe-inline'; img-src 'self'${qrOrigin}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    })
+    .send(page);
+}
+
+function resultBody(result: CheckoutResult) {
+  const pix = result.pix && { copy_paste: result.pix.copyPaste, qr_png_url: result.pix.qrPngUrl, expires_at: result.pix.expiresAt.toISOString() };
+  return { status: result.status, subscription_id: result.subscriptionId, order_id: null, pix, error: null };
+}
+
+/** An unexpected failure, logged without anything that could be card data (digit runs, the submitted CVC). */
+function logSafely(req: Request, runtime: Runtime, err: unknown): void {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const cvc = textValues(req.body, ["card_cvc"]).card_cvc;
+  let message = e.message.replace(/\d(?:[ .-]?\d){11,18}/g, "[redacted]");
+  if (cvc && /^\d{3,4}$/.test(cvc)) message = message.replace(new RegExp(`\\b${cvc}\\b`, "g"), "[redacted]");
+  const frames = (e.stack ?? "").split("\n").filter((l) => l.trimStart().startsWith("at "));
+  // Not under `err`: pino's error serializer would rewrite it.
+  (req.log ?? runtime.logger).error({ failure: { type: e.name, message, stack: frames.join("\n") } }, "hosted checkout failed");
+}
+
+function messageFor(status: number, error: string): [string, string] {
+  if (status === 404) return ["Oferta não encontrada", "Este link de assinatura não existe ou não está mais disponível."];
+  if (status >= 500) return ["Algo deu errado", "Não conseguimos concluir agora. Tente novamente em instantes."];
+  if (status === 400 || status === 413 || status === 415) return ["Formulário inválido", "Não conseguimos ler o formulário. Volte e envie de novo."];
+  return ["Não foi possível continuar", error];
+}
+
+export function checkoutRouter(runtime: Runtime): Router {
+  const r = Router();
+  const prisma = runtime.db.prisma;
+
+  r.get("/checkout/:offerId", async (req, res) => {
+    const offer = await getCheckoutOffer(prisma, req.params.offerId);
+    const query = textValues(req.query);
+    const tracking = captureTracking({
+      query,
+      referer: externalReferer(req, runtime.config.publicUrl),
+      url: `${runtime.config.publicUrl.replace(/\/+$/, "")}${req.originalUrl}`,
+      now: clockOf(runtime, offer).now(),
+    });
+    sendHtml(res, runtime, 200, renderCheckoutPage({ offer, values: textValues(query, PREFILL), tracking, error: null }));
+  });
+
+  r.post("/checkout/:offerId", ...bodyParsing(), async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const offer = await getCheckoutOffer(prisma, String(req.params.offerId ?? ""));
+    const now = clockOf(runtime, offer).now();
+    const tracking = trackingFromForm(body, externalReferer(req, runtime.config.publicUrl), now);
+    const json = wantsJson(req);
+    const refuse = (status: number, field: string, error: string) =>
+      json
+        ? void res.status(status).set("Cache-Control", "no-store").json({ error, field })
+        : sendHtml(res, runtime, status, renderCheckoutPage({ offer, values: textValues(body, KEPT), tracking, error: { field, error } }));
+
+    const form = parseCheckoutForm(body, { now, methods: offer.methods });
+    if (!form.ok) return refuse(422, form.field, form.error);
+    let result: CheckoutResult;
+    try {
+      result = await startCheckout(runtime, { ...form.value, offerId: offer.id, tracking });
+    } catch (e) {
+      if (isAppError(e) && e.key === "invalid_field") return refuse(e.status, String(e.body.field ?? ""), e.body.error);
+      // Other refusals (4xx) keep the visitor on the form, with the message in the banner.
+      if (isAppError(e) && !json && e.status < 500 && e.status !== 404) return refuse(e.status, "", e.body.error);
+      throw e;
+    }
+    // 201 for the page and the JSON alike: a subscription was born.
+    if (json) res.status(201).set("Cache-Control", "no-store").json(resultBody(result));
+    else sendHtml(res, runtime, 201, renderResultPage(offer, result));
+  });
+
+  r.get("/pix/:paymentId/qr.png", async (req, res) => {
+    const copyPaste = await getPixCopyPaste(prisma, req.params.paymentId);
+    const png = await QRCode.toBuffer(copyPaste, { type: "png", errorCorrectionLevel: "M", margin: 2, width: 320 });
+    res.status(200).set({ "Content-Type": "image/png", "Cache-Control": "private, max-age=300" }).send(png);
+  });
+
+  // Checkout failures answer as the caller asked (page or JSON) and are logged without card data.
+  const hostedErrors: ErrorRequestHandler = (err, req, res, next) => {
+    if (!req.path.startsWith("/checkout/")) return next(err);
+    const { status, body } = toHttp(err);
+    if (status >= 500) logSafely(req, runtime, err);
+    if (res.headersSent) return;
+    if (wantsJson(req)) return void res.status(status).set("Cache-Control", "no-store").json(body);
+    const [heading, message] = messageFor(status, String(body.error ?? ""));
+    sendHtml(res, runtime, status, renderMessagePage(heading, message));
+  };
+  r.use(hostedErrors);
+  return r;
+}
