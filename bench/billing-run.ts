@@ -1,0 +1,435 @@
+// The billing run at volume: seed N card subscriptions due now on the sandbox gateway, run ONE billing
+// pass (core/billing/run-billing-pass.ts) and report renewals per second and the peak RSS sampled
+// every 50 ms during the pass. Also one dunning cycle end to end over HTTP: hosted checkout with the
+// "declines after first" card, advanceClock 45 days, GET /v1/subscriptions/{id} says suspended.
+//
+// npx tsx bench/billing-run.ts [--n 10000] [--db pg|pglite] [--concurrency 8] [--dunning] [--profile]
+//   no arguments: the full set (PostgreSQL 10k and 100k, PGlite 10k, the dunning cycle), each case in
+//   its own child process so its peak RSS is its own; then the 100k/10k time ratio.
+//   --profile (PostgreSQL): count and time every SQL statement the pass sends, per renewal.
+// Every case runs in a scratch database (billing_bench_<pid>_<n>, dropped at the end) or in-memory PGlite.
+// Env: BENCH_PG_URL (else DATABASE_URL, else postgresql://postgres@127.0.0.1:5432): the server to use.
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { openDb, type Db } from "../prisma/client.ts";
+import { pgPoolConfig } from "../prisma/connection.ts";
+import { buildService, type Service } from "../rest-facade/service.ts";
+import { createLogger } from "../core/shared/logger.ts";
+import { wallClock } from "../core/shared/clock.ts";
+import { newId } from "../core/shared/ids.ts";
+import { ulid } from "ulid";
+import { createTenant } from "../core/tenants/create-tenant.ts";
+import { createProduct } from "../core/catalog/create-product.ts";
+import { createPlan } from "../core/catalog/create-plan.ts";
+import { createOffer } from "../core/catalog/create-offer.ts";
+import { runBillingPass, type BillingPassSummary } from "../core/billing/run-billing-pass.ts";
+import { closeServer, isMain, listen, type Listening } from "./harness.ts";
+
+// Targets (PostgreSQL) from the issue.
+const TARGET = { renewalsPerSecond: 300, ratio100kTo10k: 11, peakRssMb: 400, dunningSeconds: 10 };
+const ADMIN_TOKEN = "adm_bench";
+const BATCH = 5_000;
+const SAMPLE_MS = 50;
+const MB = 1024 * 1024;
+const DAY_MS = 86_400_000;
+const PG_BASE = process.env.BENCH_PG_URL || process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432";
+
+type DbKind = "pg" | "pglite";
+const LABEL: Record<DbKind, string> = { pg: "PostgreSQL", pglite: "PGlite (in memory)" };
+
+interface PassResult {
+  case: "pass";
+  n: number;
+  db: DbKind;
+  concurrency: number;
+  seconds: number;
+  renewalsPerSecond: number;
+  peakRssMb: number;
+  ok: boolean;
+}
+
+interface DunningResult {
+  case: "dunning";
+  db: DbKind;
+  seconds: number;
+  ok: boolean;
+}
+
+type CaseResult = PassResult | DunningResult;
+
+const mark = (ok: boolean) => (ok ? "PASS" : "FAIL");
+
+// --- scratch databases -----------------------------------------------------------------------------
+
+let scratchSeq = 0;
+
+/** A migrated database for one case: a fresh PostgreSQL database (dropped afterwards) or PGlite in memory. */
+async function withScratchDb<T>(kind: DbKind, fn: (db: Db) => Promise<T>): Promise<T> {
+  if (kind === "pglite") {
+    const db = await openDb({ url: "", pgliteDir: "memory://" });
+    try {
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  }
+  const name = `billing_bench_${process.pid}_${scratchSeq++}`;
+  const admin = new pg.Client(pgPoolConfig(PG_BASE));
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(PG_BASE);
+    url.pathname = `/${name}`;
+    const db = await openDb({ url: url.toString() });
+    try {
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((err) => console.error(`could not drop ${name}: ${err}`));
+    await admin.end();
+  }
+}
+
+function service(db: Db): Promise<Service> {
+  return buildService(db, createLogger("silent"), { adminToken: ADMIN_TOKEN, publicUrl: "http://localhost" });
+}
+
+/** Tenant, product, plan and a monthly card offer on the sandbox gateway, through the core use cases. */
+async function seedCatalog(db: Db, mode: "LIVE" | "SANDBOX", name: string) {
+  const { prisma } = db;
+  const tenant = await createTenant(prisma, wallClock, { name, mode });
+  const product = await createProduct(prisma, { tenantId: tenant.id, name: `${name} product` });
+  const plan = await createPlan(prisma, { tenantId: tenant.id, productId: product.id, name: "Pro", entitlements: { seats: 5 } });
+  const offer = await createOffer(prisma, {
+    tenantId: tenant.id,
+    planId: plan.id,
+    name: "Pro monthly",
+    interval: "MONTH",
+    priceCents: 4990,
+    currency: "brl",
+    gateway: "sandbox",
+    collectionMethods: ["CARD_AUTO"],
+    trialDays: 0,
+  });
+  return { tenant, plan, offer };
+}
+
+// --- one billing pass over N due subscriptions ---------------------------------------------------------
+
+/**
+ * A LIVE tenant (the billing run reads the wall clock) with N customers, N approving sandbox cards and
+ * N active card subscriptions whose period ended a minute ago. Bulk createMany in chunks of 5,000.
+ */
+async function seedDue(db: Db, n: number): Promise<string> {
+  const { prisma } = db;
+  const { tenant, plan, offer } = await seedCatalog(db, "LIVE", "bench billing run");
+  const now = new Date();
+  const due = new Date(now.getTime() - 60_000);
+  const start = new Date(now);
+  start.setUTCMonth(start.getUTCMonth() - 1);
+  for (let done = 0; done < n; done += BATCH) {
+    const size = Math.min(BATCH, n - done);
+    const rows = Array.from({ length: size }, (_, i) => ({ i: done + i, customerId: newId("customer"), pmId: newId("paymentMethod") }));
+    await prisma.customer.createMany({
+      data: rows.map((r) => ({ id: r.customerId, tenantId: tenant.id, externalId: `bench-${r.i}`, email: `bench-${r.i}@example.com`, name: `Bench ${r.i}` })),
+    });
+    await prisma.paymentMethod.createMany({
+      data: rows.map((r) => ({
+        id: r.pmId,
+        tenantId: tenant.id,
+        customerId: r.customerId,
+        gatewayAccountId: offer.gatewayAccountId,
+        token: `tok_sandbox_approve_${ulid()}`,
+        brand: "visa",
+        last4: "4242",
+        expMonth: 12,
+        expYear: 2035,
+      })),
+    });
+    await prisma.subscription.createMany({
+      data: rows.map((r) => ({
+        id: newId("subscription"),
+        tenantId: tenant.id,
+        customerId: r.customerId,
+        offerId: offer.id,
+        planId: plan.id,
+        status: "ACTIVE" as const,
+        collectionMethod: "CARD_AUTO" as const,
+        paymentMethodId: r.pmId,
+        currency: "brl",
+        currentPeriodStart: start,
+        currentPeriodEnd: due,
+        nextBillingAt: due,
+        anchorDay: due.getUTCDate(),
+      })),
+    });
+  }
+  // Fresh statistics, as autovacuum would gather after a bulk load (the claim query plans on them).
+  await db.sql.exec("ANALYZE customers, payment_methods, subscriptions");
+  return tenant.id;
+}
+
+/** Peak process RSS, sampled every 50 ms until stopped. */
+function rssSampler() {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, SAMPLE_MS);
+  return {
+    stop(): number {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage().rss);
+    },
+  };
+}
+
+// --profile: every statement any pg.Client sends (Prisma's pool included), counted and timed by SQL text.
+interface StatementStat {
+  count: number;
+  ms: number;
+}
+function sqlProfiler() {
+  const stats = new Map<string, StatementStat>();
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  let on = false;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const result = original.apply(this, args);
+    const first = args[0];
+    const text = typeof first === "string" ? first : (first as { text?: string } | null)?.text;
+    if (!on || !text || !(result instanceof Promise)) return result;
+    const key = text.replace(/\s+/g, " ").replace(/"public"\./g, "").slice(0, 150);
+    const t0 = performance.now();
+    const done = () => {
+      const s = stats.get(key) ?? { count: 0, ms: 0 };
+      s.count++;
+      s.ms += performance.now() - t0;
+      stats.set(key, s);
+    };
+    result.then(done, done);
+    return result;
+  };
+  return {
+    start: () => void (on = true),
+    stop: () => {
+      on = false;
+      proto.query = original;
+    },
+    report(renewals: number, passSeconds: number) {
+      const rows = [...stats.entries()].sort((a, b) => b[1].count - a[1].count || b[1].ms - a[1].ms);
+      const total = rows.reduce((sum, [, s]) => sum + s.count, 0);
+      const totalMs = rows.reduce((sum, [, s]) => sum + s.ms, 0);
+      console.log(`\n-- SQL profile: ${total} statements in the pass, ${(total / renewals).toFixed(2)} per renewal --`);
+      console.log(`   (ms = summed client-side latency; statements overlap across connections, so the sum exceeds the pass's ${passSeconds.toFixed(1)} s)`);
+      console.log(`${"per renewal".padStart(11)}${"mean ms".padStart(9)}${"share".padStart(7)}  statement`);
+      for (const [sql, s] of rows) {
+        console.log(`${(s.count / renewals).toFixed(3).padStart(11)}${(s.ms / s.count).toFixed(2).padStart(9)}${`${((100 * s.ms) / totalMs).toFixed(0)}%`.padStart(7)}  ${sql}`);
+      }
+    },
+  };
+}
+
+async function passCase(n: number, kind: DbKind, concurrency: number, profile: boolean): Promise<PassResult> {
+  return withScratchDb(kind, async (db) => {
+    const svc = await service(db);
+    const effective = db.kind === "pglite" ? 1 : concurrency; // runBillingPass forces 1 on PGlite (one connection)
+    console.log(`\n== one billing pass over ${n} due card subscriptions on ${LABEL[kind]}, concurrency ${effective} ==`);
+    const seedStart = performance.now();
+    const tenantId = await seedDue(db, n);
+    console.log(`seeded ${n} customers, cards and due subscriptions in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+
+    const profiler = profile && kind === "pg" ? sqlProfiler() : null;
+    const rssBefore = process.memoryUsage().rss;
+    const sampler = rssSampler();
+    profiler?.start();
+    const t0 = performance.now();
+    const summary: BillingPassSummary = await runBillingPass(svc.runtime, { tenantId, concurrency });
+    const seconds = (performance.now() - t0) / 1000;
+    profiler?.stop();
+    const peak = sampler.stop();
+
+    const paid = await db.prisma.payment.count({ where: { tenantId, status: "PAID" } });
+    const others = Object.entries(summary).filter(([k, v]) => k !== "renewed" && k !== "errors" && v > 0);
+    const ok = summary.renewed === n && summary.errors === 0 && paid === n;
+    const rate = summary.renewed / seconds;
+    const peakMb = peak / MB;
+    const note = kind === "pg" ? "" : "   (targets are for PostgreSQL; for reference here)";
+    if (profiler) profiler.report(Math.max(1, summary.renewed), seconds);
+    console.log(`\nsummary          renewed ${summary.renewed}, errors ${summary.errors}, paid payments ${paid}${others.length ? `, ${others.map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`);
+    if (!ok) console.log(`FAILURE: expected renewed = paid payments = ${n} and errors = 0`);
+    console.log(`N                ${n}`);
+    console.log(`database         ${LABEL[kind]}`);
+    console.log(`pass time        ${seconds.toFixed(2)} s`);
+    console.log(`peak RSS         ${peakMb.toFixed(0)} MB (RSS before the pass ${(rssBefore / MB).toFixed(0)} MB)  target < ${TARGET.peakRssMb} MB  ${mark(peakMb < TARGET.peakRssMb)}${note}`);
+    console.log(`renewals/s       ${rate.toFixed(0)}  target >= ${TARGET.renewalsPerSecond}  ${mark(rate >= TARGET.renewalsPerSecond)}${note}`);
+    return { case: "pass", n, db: kind, concurrency: effective, seconds, renewalsPerSecond: rate, peakRssMb: peakMb, ok };
+  });
+}
+
+// --- a dunning cycle over HTTP --------------------------------------------------------------------------
+
+async function gql(url: string, query: string, variables: Record<string, unknown>): Promise<any> {
+  const res = await fetch(`${url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const json = (await res.json()) as { data?: any; errors?: unknown[] };
+  if (json.errors?.length) throw new Error(`GraphQL failed: ${JSON.stringify(json.errors)}`);
+  return json.data;
+}
+
+async function dunningCase(kind: DbKind): Promise<DunningResult> {
+  return withScratchDb(kind, async (db) => {
+    const svc = await service(db);
+    let server: Listening | undefined;
+    try {
+      console.log(`\n== a dunning cycle on ${LABEL[kind]}: checkout -> renewal declined -> D+1/3/5/9 retries -> suspended ==`);
+      server = await listen(svc.app);
+      const { url } = server;
+      const { tenant, offer } = await seedCatalog(db, "SANDBOX", "bench dunning");
+      const key = (await gql(url, `mutation($t: ID!) { createApiKey(tenantId: $t, scope: READ) { key } }`, { t: tenant.id })).createApiKey.key as string;
+      const to = new Date(tenant.clockAt!.getTime() + 45 * DAY_MS).toISOString();
+
+      const t0 = performance.now();
+      const res = await fetch(`${url}/checkout/${offer.id}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({
+          external_id: "bench-dunning",
+          name: "Maria Silva",
+          email: "bench-dunning@example.com",
+          phone: "11987654321",
+          doc: "52998224725",
+          method: "card",
+          card_holder: "MARIA SILVA",
+          card_number: "4000000000000341", // approves the first charge, declines every later one
+          card_exp_month: "12",
+          card_exp_year: "2035",
+          card_cvc: "123",
+        }),
+      });
+      const checkout = (await res.json()) as { status?: string; subscription_id?: string };
+      if (res.status !== 201 || !checkout.subscription_id) throw new Error(`checkout answered ${res.status}: ${JSON.stringify(checkout)}`);
+      const clock = (
+        await gql(
+          url,
+          `mutation($t: ID!, $to: DateTime!) { advanceClock(tenantId: $t, to: $to) { steps renewed chargeFailed pastDue suspended unknown errors } }`,
+          { t: tenant.id, to },
+        )
+      ).advanceClock;
+      const got = await fetch(`${url}/v1/subscriptions/${checkout.subscription_id}`, { headers: { authorization: `Bearer ${key}` } });
+      const sub = (await got.json()) as { status?: string };
+      const seconds = (performance.now() - t0) / 1000;
+
+      const ok = got.status === 200 && sub.status === "suspended" && clock.errors === 0;
+      console.log(`checkout         201, subscription ${checkout.status}`);
+      console.log(
+        `advanceClock     +45 days: ${clock.steps} steps, renewed ${clock.renewed}, charge_failed ${clock.chargeFailed}, past_due ${clock.pastDue}, suspended ${clock.suspended}, unknown ${clock.unknown}, errors ${clock.errors}`,
+      );
+      console.log(`GET /v1/subscriptions/{id}  ${got.status}, status ${sub.status}`);
+      if (!ok) console.log(`FAILURE: expected status suspended and no errors`);
+      const note = kind === "pg" ? "" : "   (target is for PostgreSQL; for reference here)";
+      console.log(`checkout -> suspension wall time  ${seconds.toFixed(2)} s  target < ${TARGET.dunningSeconds} s  ${mark(ok && seconds < TARGET.dunningSeconds)}${note}`);
+      return { case: "dunning", db: kind, seconds, ok };
+    } finally {
+      if (server) await closeServer(server);
+    }
+  });
+}
+
+// --- the full set, one child process per case --------------------------------------------------------------
+
+const SELF = fileURLToPath(import.meta.url);
+
+/** Runs this script with `args` in a child process (same tsx loader); its figures stream to our stdout. */
+function runChild(args: string[]): Promise<CaseResult | null> {
+  return new Promise((resolve) => {
+    let result: CaseResult | null = null;
+    const child = fork(SELF, args, { execArgv: process.execArgv, stdio: "inherit" });
+    child.on("message", (m) => void (result = m as CaseResult));
+    child.on("exit", (code) => resolve(code === 0 ? result : null));
+  });
+}
+
+async function fullSet(concurrency: number): Promise<boolean> {
+  const c = ["--concurrency", String(concurrency)];
+  const pg10k = (await runChild(["--n", "10000", "--db", "pg", ...c])) as PassResult | null;
+  const pg100k = (await runChild(["--n", "100000", "--db", "pg", ...c])) as PassResult | null;
+  const lite10k = (await runChild(["--n", "10000", "--db", "pglite"])) as PassResult | null;
+  const dunning = (await runChild(["--dunning", "--db", "pg"])) as DunningResult | null;
+
+  const fmt = (v: number, digits = 0) => v.toFixed(digits).padStart(12);
+  console.log(`\n== billing run: ${SELF.split("/").slice(-2).join("/")} (figures are noisy: 2 shared cores) ==`);
+  console.log(`${"case".padEnd(26)}${"N".padStart(8)}${"seconds".padStart(12)}${"renewals/s".padStart(12)}${"peak RSS MB".padStart(12)}  result`);
+  const rows: [string, number, PassResult | null][] = [
+    [`PostgreSQL, concurrency ${concurrency}`, 10_000, pg10k],
+    [`PostgreSQL, concurrency ${concurrency}`, 100_000, pg100k],
+    ["PGlite (in memory)", 10_000, lite10k],
+  ];
+  for (const [label, n, r] of rows) {
+    if (!r) console.log(`${label.padEnd(26)}${String(n).padStart(8)}  FAILED (see its output above)`);
+    else console.log(`${label.padEnd(26)}${String(r.n).padStart(8)}${fmt(r.seconds, 2)}${fmt(r.renewalsPerSecond)}${fmt(r.peakRssMb)}  ${r.ok ? "ok" : "FAILED"}`);
+  }
+  for (const [label, r] of [["10k", pg10k], ["100k", pg100k]] as const) {
+    if (r) console.log(`PostgreSQL ${label.padEnd(5)} renewals/s ${r.renewalsPerSecond.toFixed(0)}  target >= ${TARGET.renewalsPerSecond}  ${mark(r.renewalsPerSecond >= TARGET.renewalsPerSecond)}`);
+  }
+  for (const [label, r] of [["10k", pg10k], ["100k", pg100k]] as const) {
+    if (r) console.log(`PostgreSQL ${label.padEnd(5)} peak RSS ${r.peakRssMb.toFixed(0)} MB  target < ${TARGET.peakRssMb} MB  ${mark(r.peakRssMb < TARGET.peakRssMb)}`);
+  }
+  if (pg10k && pg100k) {
+    const ratio = pg100k.seconds / pg10k.seconds;
+    console.log(`PostgreSQL 100k/10k time ratio ${ratio.toFixed(2)}  target <= ${TARGET.ratio100kTo10k}  ${mark(ratio <= TARGET.ratio100kTo10k)}`);
+  }
+  if (dunning) console.log(`dunning cycle, checkout -> suspension ${dunning.seconds.toFixed(2)} s  target < ${TARGET.dunningSeconds} s  ${mark(dunning.ok && dunning.seconds < TARGET.dunningSeconds)}`);
+  else console.log("dunning cycle FAILED (see its output above)");
+  return [pg10k, pg100k, lite10k, dunning].every((r) => r?.ok);
+}
+
+/** In a child of the full set: hand the figures to the parent, then let go of the IPC channel. */
+async function report(r: CaseResult): Promise<void> {
+  if (!process.send) return;
+  await new Promise<void>((resolve) => process.send!(r, undefined, {}, () => resolve()));
+  process.disconnect?.();
+}
+
+export async function main(argv: string[] = []): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      n: { type: "string" },
+      db: { type: "string" },
+      concurrency: { type: "string", default: "8" },
+      dunning: { type: "boolean", default: false },
+      profile: { type: "boolean", default: false },
+    },
+  });
+  const concurrency = Number(values.concurrency);
+  const kind = (values.db ?? "pg") as DbKind;
+  if (!(concurrency >= 1) || (kind !== "pg" && kind !== "pglite")) throw new Error("usage: billing-run.ts [--n 10000] [--db pg|pglite] [--concurrency 8] [--dunning] [--profile]");
+
+  let ok: boolean;
+  if (values.dunning) {
+    const r = await dunningCase(kind);
+    await report(r);
+    ok = r.ok;
+  } else if (values.n || values.db || values.profile) {
+    const n = Number(values.n ?? 10_000);
+    if (!Number.isSafeInteger(n) || n < 1) throw new Error("--n must be a positive integer");
+    const r = await passCase(n, kind, concurrency, values.profile);
+    await report(r);
+    ok = r.ok;
+  } else {
+    ok = await fullSet(concurrency);
+  }
+  if (!ok) {
+    console.error("\nbilling-run: FAILED (see above)");
+    process.exitCode = 1;
+  }
+}
+
+if (isMain(import.meta.url)) await main(process.argv.slice(2));

@@ -1,0 +1,110 @@
+// Money safety of the billing run: a crash between the gateway charge and our commit, a gateway
+// timeout, and two job instances on one PostgreSQL never charge twice.
+import { afterEach, describe, expect, it } from "vitest";
+import { reconcileUnknownPayments } from "../../core/billing/reconcile-unknown-payments.ts";
+import { createLogger } from "../../core/shared/logger.ts";
+import { billingRun } from "../../jobs/billing-run.job.ts";
+import { openDb } from "../../prisma/client.ts";
+import { buildService } from "../../rest-facade/service.ts";
+import { advanceClock, CARDS, gatewayEvents, subscribe, subscription } from "../helpers/billing.ts";
+import { setTenantClock } from "../helpers/factories.ts";
+import { get } from "../helpers/http.ts";
+import { ADMIN_TOKEN, testService } from "../helpers/service.ts";
+import { newTenant } from "../helpers/tenant.ts";
+
+const charges = async (t: Awaited<ReturnType<typeof newTenant>>, id: string) =>
+  (await gatewayEvents(t, id)).filter((e) => e.kind === "charge_card");
+
+describe("billing run reliability", () => {
+  afterEach(async () => {
+    (await testService()).runtime.faults = undefined;
+  });
+
+  it("a crash between the gateway charge and the commit is re-run without a second charge", async () => {
+    const t = await newTenant();
+    await advanceClock(t, "2027-04-01T09:00:00.000Z");
+    const sub = await subscribe(t.monthlyOfferId);
+    const svc = await testService();
+    let crashes = 0;
+    svc.runtime.faults = (point) => {
+      if (point === "after-gateway-charge" && crashes === 0) {
+        crashes++;
+        throw new Error("simulated crash after the gateway charge");
+      }
+    };
+    const summary = await advanceClock(t, "2027-05-01T09:00:00.000Z");
+    expect(crashes).toBe(1);
+    expect(summary.errors).toBe(1);
+    expect(summary.renewed).toBe(1); // the re-run settled the first attempt from the gateway's record
+
+    const renewal = (await charges(t, sub.subscription_id)).filter((e) => e.created_at.startsWith("2027-05-01"));
+    expect(renewal).toHaveLength(1); // one charge at the gateway, not two
+    const statusChecks = (await gatewayEvents(t, sub.subscription_id)).filter((e) => e.kind === "fetch_status");
+    expect(statusChecks.map((e) => e.outcome)).toEqual(["approved"]);
+    const now = await subscription(t, sub.subscription_id);
+    expect(now).toMatchObject({ status: "active", current_period_end: "2027-06-01T09:00:00.000Z" });
+    const payments = await get(`/v1/customers/${encodeURIComponent(now.customer.external_id)}/payments`, t.readKey);
+    expect(payments.body.results.map((p: any) => p.status)).toEqual(["paid", "paid"]);
+  });
+
+  it("a gateway timeout leaves the attempt unknown (processing) until reconciliation settles it", async () => {
+    const t = await newTenant();
+    await advanceClock(t, "2027-04-01T09:00:00.000Z");
+    // At checkout the timeout is settled on the spot by asking the gateway.
+    const sub = await subscribe(t.monthlyOfferId, { card_number: CARDS.timeout });
+    expect(sub.status).toBe("active");
+    const svc = await testService();
+    // The cron's run on this tenant hits the timeout; the attempt stays unknown.
+    await setTenantClock(t, new Date("2027-05-01T09:00:00.000Z"));
+    const { runBillingPass } = await import("../../core/billing/run-billing-pass.ts");
+    const pass = await runBillingPass(svc.runtime, { tenantId: t.tenantId });
+    expect(pass.unknown).toBe(1);
+    const current = await subscription(t, sub.subscription_id);
+    const payments = await get(`/v1/customers/${encodeURIComponent(current.customer.external_id)}/payments`, t.readKey);
+    expect(payments.body.results.map((p: any) => p.status)).toEqual(["paid", "processing"]);
+    expect(current.status).toBe("active");
+
+    const swept = await reconcileUnknownPayments(svc.runtime, { olderThanMs: 0 });
+    expect(swept.paid).toBeGreaterThanOrEqual(1);
+    const after = await get(`/v1/customers/${encodeURIComponent(current.customer.external_id)}/payments`, t.readKey);
+    expect(after.body.results.map((p: any) => p.status)).toEqual(["paid", "paid"]);
+    expect((await subscription(t, sub.subscription_id)).current_period_end).toBe("2027-06-01T09:00:00.000Z");
+    const renewalCharges = (await charges(t, sub.subscription_id)).filter((e) => e.created_at.startsWith("2027-05-01"));
+    expect(renewalCharges.map((e) => e.outcome)).toEqual(["unknown"]);
+  });
+
+  it("card 4000000000000259 is charged back by the sandbox one day after the charge", async () => {
+    const t = await newTenant();
+    await advanceClock(t, "2027-04-01T09:00:00.000Z");
+    const sub = await subscribe(t.monthlyOfferId, { card_number: CARDS.chargeback });
+    const summary = await advanceClock(t, "2027-04-02T09:00:00.000Z");
+    expect(summary.chargebacks).toBe(1);
+    const now = await subscription(t, sub.subscription_id);
+    expect(now.last_payment.status).toBe("chargedback");
+    expect((await gatewayEvents(t, sub.subscription_id)).map((e) => e.kind)).toContain("chargeback");
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)("two job instances on one PostgreSQL never bill a subscription twice", async () => {
+    const t = await newTenant();
+    await advanceClock(t, "2027-04-01T09:00:00.000Z");
+    const subs: string[] = [];
+    for (let i = 0; i < 40; i++) subs.push((await subscribe(t.monthlyOfferId)).subscription_id);
+    await setTenantClock(t, new Date("2027-05-01T09:00:00.000Z"));
+
+    const other = await buildService(await openDb({ url: process.env.DATABASE_URL, migrate: false }), createLogger("silent"), {
+      adminToken: ADMIN_TOKEN,
+      publicUrl: "http://localhost",
+    });
+    try {
+      const [a, b] = await Promise.all([billingRun((await testService()).runtime), billingRun(other.runtime)]);
+      expect(a.renewed + b.renewed).toBe(40);
+      expect(a.errors + b.errors).toBe(0);
+    } finally {
+      await other.runtime.db.close();
+    }
+    for (const id of subs) {
+      expect((await charges(t, id)).length).toBe(2);
+      expect((await subscription(t, id)).current_period_end).toBe("2027-06-01T09:00:00.000Z");
+    }
+  });
+});
