@@ -5,6 +5,7 @@ import type { EventType } from "../events/event-types.ts";
 import type { Tx } from "../events/record-event.ts";
 import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
 import { assertTransition } from "../subscriptions/transitions.ts";
+import { afterDiscountedCycle } from "./next-charge.ts";
 import { periodEnd, pixIssueAt, type Interval } from "./periods.ts";
 
 const EVENTS_BY_PREVIOUS_STATUS: Partial<Record<Subscription["status"], EventType[]>> = {
@@ -51,6 +52,5 @@ export async function applyInvoicePaid(
 async function useCouponCycle(tx: Tx, tenantId: string, subscriptionId: string): Promise<void> {
   const redemption = await tx.couponRedemption.findFirst({ where: { tenantId, subscriptionId, active: true }, orderBy: { id: "asc" } });
   if (!redemption || redemption.cyclesRemaining === null) return;
-  const left = Math.max(0, redemption.cyclesRemaining - 1);
-  await tx.couponRedemption.update({ where: { id: redemption.id }, data: { cyclesRemaining: left, active: left > 0 } });
+  await tx.couponRedemption.update({ where: { id: redemption.id }, data: afterDiscountedCycle(redemption.cyclesRemaining) });
 }

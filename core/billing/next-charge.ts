@@ -19,3 +19,25 @@ export function couponDiscountCents(priceCents: number, coupon: CouponTerms | nu
 export function nextChargeAmountCents(priceCents: number, coupon: CouponTerms | null): number {
   return priceCents - couponDiscountCents(priceCents, coupon);
 }
+
+/** A discounted cycle was paid: one cycle fewer left (null = forever stays forever). Inactive at zero. */
+export function afterDiscountedCycle(cyclesRemaining: number | null): { cyclesRemaining: number | null; active: boolean } {
+  if (cyclesRemaining === null) return { cyclesRemaining: null, active: true };
+  const left = Math.max(0, cyclesRemaining - 1);
+  return { cyclesRemaining: left, active: left > 0 };
+}
+
+/** The amounts of the next `cycles` cycles for a coupon with `cyclesRemaining` left (the billing run's sequence). */
+export function chargeSchedule(priceCents: number, coupon: CouponTerms | null, cycles: number): number[] {
+  const out: number[] = [];
+  let terms = coupon;
+  for (let i = 0; i < cycles; i++) {
+    const discount = couponDiscountCents(priceCents, terms);
+    out.push(priceCents - discount);
+    if (terms && discount > 0) {
+      const next = afterDiscountedCycle(terms.cyclesRemaining);
+      terms = next.active ? { ...terms, cyclesRemaining: next.cyclesRemaining } : null;
+    }
+  }
+  return out;
+}

@@ -6,6 +6,7 @@ import type { Runtime } from "../runtime.ts";
 import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
 import { newId } from "../shared/ids.ts";
 import type { InvoiceAmount } from "../billing/invoice-amount.ts";
+import { afterDiscountedCycle } from "../billing/next-charge.ts";
 import { fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
 
@@ -96,8 +97,9 @@ async function redeemCoupon(tx: Prisma.TransactionClient, r: CheckoutRecords, cu
     UPDATE coupons SET redeemed_count = redeemed_count + 1
     WHERE id = ${coupon.id} AND tenant_id = ${r.tenantId} AND (max_redemptions IS NULL OR redeemed_count < max_redemptions)`;
   if (taken !== 1) throw fieldError("coupon", "cupom esgotado");
-  const usedNow = r.firstInvoice?.paid && r.firstInvoice.discountCents > 0 ? 1 : 0;
-  const left = coupon.cycles === null ? null : coupon.cycles - usedNow;
+  // A first invoice paid with the discount uses up the coupon's first cycle.
+  const usedNow = r.firstInvoice?.paid && r.firstInvoice.discountCents > 0;
+  const { cyclesRemaining: left, active } = usedNow ? afterDiscountedCycle(coupon.cycles) : { cyclesRemaining: coupon.cycles, active: true };
   await tx.couponRedemption.create({
     data: {
       id: newId("couponRedemption"),
@@ -106,7 +108,7 @@ async function redeemCoupon(tx: Prisma.TransactionClient, r: CheckoutRecords, cu
       customerId,
       subscriptionId: r.ids.subscriptionId,
       cyclesRemaining: left,
-      active: left === null || left > 0,
+      active,
     },
   });
 }

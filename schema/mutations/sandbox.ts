@@ -26,7 +26,8 @@ const AdvanceClockSummaryRef = builder.objectRef<AdvanceClockSummary>("AdvanceCl
   }),
 });
 
-const sandboxCaller = { $any: { operator: true, write: true } } as const;
+// write first: a read key hears insufficient_scope rather than operator_only.
+const sandboxCaller = { $any: { write: true, operator: true } } as const;
 const ownTenant = (ctx: Context) => (ctx.actor.kind === "tenant" ? ctx.actor.tenantId : null);
 
 builder.mutationFields((t) => ({

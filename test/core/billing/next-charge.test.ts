@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { couponDiscountCents, nextChargeAmountCents } from "../../../core/billing/next-charge.ts";
+import { afterDiscountedCycle, chargeSchedule, couponDiscountCents, nextChargeAmountCents } from "../../../core/billing/next-charge.ts";
 
 describe("next_charge_amount_cents", () => {
   it.each([
@@ -15,5 +15,34 @@ describe("next_charge_amount_cents", () => {
   ])("price %i with %j is %i", (price, coupon, expected) => {
     expect(nextChargeAmountCents(price, coupon)).toBe(expected);
     expect(Number.isInteger(couponDiscountCents(price, coupon))).toBe(true);
+  });
+});
+
+describe("coupon discounts over N cycles", () => {
+  const pct = (percentOff: number, cyclesRemaining: number | null) => ({ percentOff, amountOffCents: null, cyclesRemaining });
+  const amt = (amountOffCents: number, cyclesRemaining: number | null) => ({ percentOff: null, amountOffCents, cyclesRemaining });
+  it.each([
+    ["no coupon", 4990, null, 3, [4990, 4990, 4990]],
+    ["10% for 3 cycles", 4990, pct(10, 3), 5, [4491, 4491, 4491, 4990, 4990]],
+    ["10% forever", 4990, pct(10, null), 4, [4491, 4491, 4491, 4491]],
+    ["R$10 off for 1 cycle", 4990, amt(1000, 1), 3, [3990, 4990, 4990]],
+    ["100% for 2 cycles", 4990, pct(100, 2), 4, [0, 0, 4990, 4990]],
+    ["amount above price", 500, amt(1000, 2), 3, [0, 0, 500]],
+    ["coupon already used up", 4990, pct(50, 0), 2, [4990, 4990]],
+    ["yearly 25% once", 49900, pct(25, 1), 2, [37425, 49900]],
+    ["half-up on .5", 4995, pct(10, 2), 3, [4495, 4495, 4995]],
+  ] as const)("%s", (_name, price, coupon, n, expected) => {
+    const schedule = chargeSchedule(price, coupon, n);
+    expect(schedule).toEqual(expected);
+    expect(schedule.every(Number.isSafeInteger)).toBe(true);
+  });
+
+  it.each([
+    [3, { cyclesRemaining: 2, active: true }],
+    [1, { cyclesRemaining: 0, active: false }],
+    [0, { cyclesRemaining: 0, active: false }],
+    [null, { cyclesRemaining: null, active: true }],
+  ] as const)("after a discounted cycle with %s left", (left, expected) => {
+    expect(afterDiscountedCycle(left)).toEqual(expected);
   });
 });
