@@ -66,7 +66,7 @@ function printBanner(seeded: DemoTenant | null) {
       `  demo tenant ${seeded.tenantId} (SANDBOX). Keys are shown once:`,
       `  write key:  ${seeded.writeKey}`,
       `  read key:   ${seeded.readKey}`,
-      `  checkout:   ${publicUrl}/checkout/${seeded.monthlyOfferId}?coupon=${seeded.couponCode}   (hosted checkout arrives with its issue)`,
+      `  checkout:   ${publicUrl}/checkout/${seeded.monthlyOfferId}?coupon=${seeded.couponCode}   (card 4242 4242 4242 4242)`,
       "",
       "  try:",
       `  curl -s ${publicUrl}/v1/entitlements?external_id=demo-customer -H 'Authorization: Bearer ${seeded.readKey}'`,
