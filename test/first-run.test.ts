@@ -51,6 +51,10 @@ describe("first run", () => {
       expect(first.banner).toMatch(/read key: +bk_test_[0-9A-Za-z]{32}/);
       expect(first.banner).toMatch(/operator token .*adm_/);
       expect(first.banner).toContain(`/checkout/offer_`);
+      const checkoutUrl = /(http\S+\/checkout\/offer_\S+)/.exec(first.banner)![1]!;
+      const page = await fetch(checkoutUrl);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('name="card_number"');
       const curls = first.banner.split("\n").filter((l) => l.trim().startsWith("curl "));
       expect(curls).toHaveLength(3);
       for (const line of curls) {

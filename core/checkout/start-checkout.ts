@@ -4,7 +4,7 @@
 import type { Runtime } from "../runtime.ts";
 import { invoiceAmount } from "../billing/invoice-amount.ts";
 import { periodEnd, trialEnd } from "../billing/periods.ts";
-import { chargeCard, createPixCharge, fetchChargeStatus, refundCharge, type GatewayCallContext } from "../gateways/gateway-calls.ts";
+import { chargeCard, createPixCharge, fetchChargeStatus, refundCharge, tokenizeCard, type GatewayCallContext } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { newId } from "../shared/ids.ts";
@@ -20,6 +20,7 @@ const DECLINE_MESSAGES: Record<string, string> = {
   card_declined: "cartão recusado pelo emissor",
   insufficient_funds: "saldo ou limite insuficiente",
   expired_card: "cartão vencido",
+  gateway_unavailable: "não foi possível validar o cartão agora; tente novamente",
 };
 
 export async function startCheckout(runtime: Runtime, input: CheckoutInput): Promise<CheckoutResult> {
@@ -50,7 +51,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
     coupon,
     now,
   };
-  const card = input.method === "card" ? await tokenize(gw, input, now) : null;
+  const card = input.method === "card" ? await tokenize(gw, ids.invoiceId, input) : null;
   const coupon1 = coupon ? { percentOff: coupon.percentOff, amountOffCents: coupon.amountOffCents, cyclesRemaining: coupon.cycles } : null;
 
   if (offer.trialDays > 0) {
@@ -114,8 +115,8 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
   };
 }
 
-async function tokenize(gw: GatewayCallContext, input: CheckoutInput, now: Date): Promise<SavedCard> {
-  const result = await gw.adapter.tokenizeCard(gw.account, input.card!, now);
+async function tokenize(gw: GatewayCallContext, reference: string, input: CheckoutInput): Promise<SavedCard> {
+  const result = await tokenizeCard(gw, reference, input.card!);
   if (!result.ok) throw fieldError("card_number", DECLINE_MESSAGES[result.code] ?? "cartão recusado");
   return { token: result.token, brand: result.brand, last4: result.last4, expMonth: result.expMonth, expYear: result.expYear };
 }

@@ -1,7 +1,17 @@
 // Logged gateway calls: each wraps one adapter method, turns a timeout or transport error into an
 // `unknown` outcome (never a guess), and writes the gateway event row.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
-import type { ChargeRequest, GatewayAccountRef, GatewayAdapter, PixRequest, PixResult, RefundRequest, StatusResult } from "./adapter.ts";
+import type {
+  CardInput,
+  ChargeRequest,
+  GatewayAccountRef,
+  GatewayAdapter,
+  PixRequest,
+  PixResult,
+  RefundRequest,
+  StatusResult,
+  TokenizeResult,
+} from "./adapter.ts";
 import { GatewayUnavailable } from "./adapter.ts";
 import { logGatewayEvent } from "./log-gateway-event.ts";
 
@@ -34,6 +44,24 @@ function logBase(ctx: GatewayCallContext, code: string) {
 function unavailableCode(err: unknown): { detailCode: string; httpStatus: number } {
   if (err instanceof GatewayUnavailable) return { detailCode: err.detailCode, httpStatus: err.httpStatus };
   return { detailCode: "gateway_error", httpStatus: 502 };
+}
+
+export async function tokenizeCard(ctx: GatewayCallContext, reference: string, card: CardInput): Promise<TokenizeResult> {
+  try {
+    const result = await ctx.adapter.tokenizeCard(ctx.account, card, ctx.now);
+    await logGatewayEvent(ctx.prisma, {
+      ...logBase(ctx, reference),
+      kind: "tokenize_card",
+      outcome: result.ok ? "approved" : "declined",
+      detailCode: result.ok ? "" : result.code,
+      httpStatus: result.ok ? 200 : 402,
+    });
+    return result;
+  } catch (err) {
+    const { detailCode, httpStatus } = unavailableCode(err);
+    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, reference), kind: "tokenize_card", outcome: "error", detailCode, httpStatus });
+    return { ok: false, code: "gateway_unavailable" };
+  }
 }
 
 export async function chargeCard(ctx: GatewayCallContext, req: ChargeRequest): Promise<ChargeOutcome> {

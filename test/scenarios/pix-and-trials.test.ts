@@ -94,7 +94,8 @@ describe("trials", () => {
     let now = await subscription(t, sub.subscription_id);
     expect(now).toMatchObject({ status: "trialing", current_period_end: null, payment_method: { brand: "visa", last4: "4242" }, last_payment: null });
     expect(log.of(sub.subscription_id)).toEqual(["subscription.trial_started:trialing"]);
-    expect(await gatewayEvents(t, sub.subscription_id)).toEqual([]);
+    // The card was verified (tokenized), not charged.
+    expect((await gatewayEvents(t, sub.subscription_id)).map((e) => `${e.kind}:${e.outcome}`)).toEqual(["tokenize_card:approved"]);
 
     await log.advance("2027-10-15T10:00:00.000Z");
     now = await subscription(t, sub.subscription_id);
