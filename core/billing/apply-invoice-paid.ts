@@ -24,15 +24,7 @@ export async function applyInvoicePaid(
   // A payment arriving after cancellation settles the money but never resurrects the subscription.
   if (sub.status === "CANCELED") return;
   assertTransition(sub.status, "ACTIVE");
-  let start = invoice.periodStart;
-  let end = invoice.periodEnd;
-  let anchorDay = sub.anchorDay ?? start.getUTCDate();
-  // Paid after the period it covered already ended (a long suspension): a new cycle starts today.
-  if (end.getTime() <= now.getTime()) {
-    start = now;
-    anchorDay = now.getUTCDate();
-    end = periodEnd(now, input.interval, anchorDay);
-  }
+  const { start, end, anchorDay, nextBillingAt } = paidPeriod(sub, invoice, input.interval, now);
   await tx.subscription.update({
     where: { id: sub.id },
     data: {
@@ -40,13 +32,32 @@ export async function applyInvoicePaid(
       currentPeriodStart: start,
       currentPeriodEnd: end,
       anchorDay,
-      nextBillingAt: sub.collectionMethod === "CARD_AUTO" ? end : pixIssueAt(end),
+      nextBillingAt,
       paidCycles: { increment: 1 },
       ...(input.paymentId ? { lastPaymentId: input.paymentId } : {}),
     },
   });
   if (invoice.discountCents > 0) await useCouponCycle(tx, sub.tenantId, sub.id);
   await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: EVENTS_BY_PREVIOUS_STATUS[sub.status] ?? [], at: now });
+}
+
+/** The cycle a paid invoice opens, and when the run next looks at the subscription. */
+export function paidPeriod(
+  sub: Pick<Subscription, "anchorDay" | "collectionMethod">,
+  invoice: Pick<Invoice, "periodStart" | "periodEnd">,
+  interval: Interval,
+  now: Date,
+) {
+  let start = invoice.periodStart;
+  let end = invoice.periodEnd;
+  let anchorDay = sub.anchorDay ?? start.getUTCDate();
+  // Paid after the period it covered already ended (a long suspension): a new cycle starts today.
+  if (end.getTime() <= now.getTime()) {
+    start = now;
+    anchorDay = now.getUTCDate();
+    end = periodEnd(now, interval, anchorDay);
+  }
+  return { start, end, anchorDay, nextBillingAt: sub.collectionMethod === "CARD_AUTO" ? end : pixIssueAt(end) };
 }
 
 async function useCouponCycle(tx: Tx, tenantId: string, subscriptionId: string): Promise<void> {

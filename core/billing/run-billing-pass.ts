@@ -1,8 +1,9 @@
-// One billing pass: claim due subscriptions in bounded batches, run each one's duty with a few in
-// flight at once, repeat until nothing is due. Memory holds one batch and the counters, whatever N is.
+// One billing pass: claim due subscriptions in bounded batches, renew the plain card renewals of the
+// batch set-wise, run every other duty one by one with a few in flight, repeat until nothing is due. Memory holds one batch and the counters, whatever N is.
 import type { Runtime } from "../runtime.ts";
 import { claimDueSubscriptions } from "./claim-due-subscriptions.ts";
 import { processDueSubscription, type DutyOutcome } from "./process-due-subscription.ts";
+import { renewCardBatch } from "./renew-card-batch.ts";
 
 export interface BillingPassOptions {
   tenantId?: string | null;
@@ -32,10 +33,14 @@ export async function runBillingPass(runtime: Runtime, opts: BillingPassOptions 
       skip,
     });
     if (batch.length === 0) return summary;
+    const fast = await renewCardBatch(runtime, batch, concurrency);
+    for (const [k, v] of Object.entries(fast.summary)) summary[k as keyof BillingPassSummary] += v;
+    skip.push(...fast.stuck);
+    const rest = batch.filter((item) => !fast.handled.has(item.id));
     let next = 0;
     const worker = async () => {
-      while (next < batch.length) {
-        const item = batch[next++]!;
+      while (next < rest.length) {
+        const item = rest[next++]!;
         try {
           const outcome = await processDueSubscription(runtime, { tenantId: item.tenantId, subscriptionId: item.id, now: item.now });
           summary[outcome]++;
@@ -47,6 +52,6 @@ export async function runBillingPass(runtime: Runtime, opts: BillingPassOptions 
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, rest.length) }, worker));
   }
 }

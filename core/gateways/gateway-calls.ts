@@ -13,7 +13,7 @@ import type {
   TokenizeResult,
 } from "./adapter.ts";
 import { GatewayUnavailable } from "./adapter.ts";
-import { logGatewayEvent } from "./log-gateway-event.ts";
+import { logGatewayEvent, type GatewayEventInput } from "./log-gateway-event.ts";
 
 export interface GatewayCallContext {
   prisma: PrismaClient;
@@ -23,11 +23,18 @@ export interface GatewayCallContext {
   paymentId?: string | null;
   orderId?: string | null;
   now: Date;
+  /** Where the gateway event rows go; default: written at once. The batch renewal collects and writes them together. */
+  log?: (event: GatewayEventInput) => void;
 }
 
 export type ChargeOutcome =
   | { outcome: "approved" | "declined"; chargeId: string; detailCode: string }
   | { outcome: "unknown"; chargeId: ""; detailCode: string };
+
+async function record(ctx: GatewayCallContext, event: GatewayEventInput): Promise<void> {
+  if (ctx.log) ctx.log(event);
+  else await logGatewayEvent(ctx.prisma, event);
+}
 
 function logBase(ctx: GatewayCallContext, code: string) {
   return {
@@ -49,7 +56,7 @@ function unavailableCode(err: unknown): { detailCode: string; httpStatus: number
 export async function tokenizeCard(ctx: GatewayCallContext, reference: string, card: CardInput): Promise<TokenizeResult> {
   try {
     const result = await ctx.adapter.tokenizeCard(ctx.account, card, ctx.now);
-    await logGatewayEvent(ctx.prisma, {
+    await record(ctx, {
       ...logBase(ctx, reference),
       kind: "tokenize_card",
       outcome: result.ok ? "approved" : "declined",
@@ -59,7 +66,7 @@ export async function tokenizeCard(ctx: GatewayCallContext, reference: string, c
     return result;
   } catch (err) {
     const { detailCode, httpStatus } = unavailableCode(err);
-    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, reference), kind: "tokenize_card", outcome: "error", detailCode, httpStatus });
+    await record(ctx, { ...logBase(ctx, reference), kind: "tokenize_card", outcome: "error", detailCode, httpStatus });
     return { ok: false, code: "gateway_unavailable" };
   }
 }
@@ -67,7 +74,7 @@ export async function tokenizeCard(ctx: GatewayCallContext, reference: string, c
 export async function chargeCard(ctx: GatewayCallContext, req: ChargeRequest): Promise<ChargeOutcome> {
   try {
     const result = await ctx.adapter.chargeToken(ctx.account, req, ctx.now);
-    await logGatewayEvent(ctx.prisma, {
+    await record(ctx, {
       ...logBase(ctx, req.reference),
       kind: "charge_card",
       outcome: result.outcome,
@@ -79,7 +86,7 @@ export async function chargeCard(ctx: GatewayCallContext, req: ChargeRequest): P
     return result;
   } catch (err) {
     const { detailCode, httpStatus } = unavailableCode(err);
-    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, req.reference), kind: "charge_card", outcome: "unknown", detailCode, httpStatus, amountCents: req.amountCents });
+    await record(ctx, { ...logBase(ctx, req.reference), kind: "charge_card", outcome: "unknown", detailCode, httpStatus, amountCents: req.amountCents });
     return { outcome: "unknown", chargeId: "", detailCode };
   }
 }
@@ -88,11 +95,11 @@ export async function chargeCard(ctx: GatewayCallContext, req: ChargeRequest): P
 export async function createPixCharge(ctx: GatewayCallContext, req: PixRequest): Promise<PixResult> {
   try {
     const result = await ctx.adapter.createPixCharge(ctx.account, req, ctx.now);
-    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, req.reference), kind: "create_pix", outcome: "pending", gatewayId: result.chargeId, amountCents: req.amountCents });
+    await record(ctx, { ...logBase(ctx, req.reference), kind: "create_pix", outcome: "pending", gatewayId: result.chargeId, amountCents: req.amountCents });
     return result;
   } catch (err) {
     const { detailCode, httpStatus } = unavailableCode(err);
-    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, req.reference), kind: "create_pix", outcome: "error", detailCode, httpStatus, amountCents: req.amountCents });
+    await record(ctx, { ...logBase(ctx, req.reference), kind: "create_pix", outcome: "error", detailCode, httpStatus, amountCents: req.amountCents });
     throw err;
   }
 }
@@ -101,7 +108,7 @@ export async function fetchChargeStatus(ctx: GatewayCallContext, reference: stri
   try {
     const result = await ctx.adapter.fetchStatus(ctx.account, idempotencyKey, ctx.now);
     const outcome = result.outcome === "not_found" ? "declined" : result.outcome;
-    await logGatewayEvent(ctx.prisma, {
+    await record(ctx, {
       ...logBase(ctx, reference),
       kind: "fetch_status",
       outcome,
@@ -112,7 +119,7 @@ export async function fetchChargeStatus(ctx: GatewayCallContext, reference: stri
     return result;
   } catch (err) {
     const { detailCode, httpStatus } = unavailableCode(err);
-    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, reference), kind: "fetch_status", outcome: "unknown", detailCode, httpStatus });
+    await record(ctx, { ...logBase(ctx, reference), kind: "fetch_status", outcome: "unknown", detailCode, httpStatus });
     return null;
   }
 }
@@ -120,7 +127,7 @@ export async function fetchChargeStatus(ctx: GatewayCallContext, reference: stri
 export async function refundCharge(ctx: GatewayCallContext, reference: string, req: RefundRequest) {
   try {
     const result = await ctx.adapter.refund(ctx.account, req, ctx.now);
-    await logGatewayEvent(ctx.prisma, {
+    await record(ctx, {
       ...logBase(ctx, reference),
       kind: "refund",
       outcome: result.outcome === "refunded" ? "refunded" : "declined",
@@ -132,7 +139,7 @@ export async function refundCharge(ctx: GatewayCallContext, reference: string, r
     return result;
   } catch (err) {
     const { detailCode, httpStatus } = unavailableCode(err);
-    await logGatewayEvent(ctx.prisma, { ...logBase(ctx, reference), kind: "refund", outcome: "unknown", detailCode, httpStatus, amountCents: req.amountCents });
+    await record(ctx, { ...logBase(ctx, reference), kind: "refund", outcome: "unknown", detailCode, httpStatus, amountCents: req.amountCents });
     return null;
   }
 }

@@ -23,22 +23,29 @@ export interface GatewayEventInput {
 }
 
 export async function logGatewayEvent(prisma: PrismaClient, e: GatewayEventInput): Promise<void> {
-  await prisma.gatewayEvent.create({
-    data: {
-      id: newId("gatewayEvent"),
-      tenantId: e.tenantId,
-      subscriptionId: e.subscriptionId ?? null,
-      paymentId: e.paymentId ?? null,
-      orderId: e.orderId ?? null,
-      provider: e.provider,
-      kind: e.kind,
-      outcome: e.outcome,
-      code: e.code,
-      gatewayId: e.gatewayId ?? "",
-      detailCode: e.detailCode ?? "",
-      httpStatus: e.httpStatus ?? 200,
-      amountCents: e.amountCents ?? 0,
-      createdAt: e.at,
-    },
-  });
+  await prisma.gatewayEvent.create({ data: gatewayEventData(e) });
+}
+
+/** Rows collected during a batch, written in one statement. */
+export async function logGatewayEvents(prisma: PrismaClient, events: GatewayEventInput[]): Promise<void> {
+  if (events.length) await prisma.gatewayEvent.createMany({ data: events.map(gatewayEventData) });
+}
+
+function gatewayEventData(e: GatewayEventInput) {
+  return {
+    id: newId("gatewayEvent"),
+    tenantId: e.tenantId,
+    subscriptionId: e.subscriptionId ?? null,
+    paymentId: e.paymentId ?? null,
+    orderId: e.orderId ?? null,
+    provider: e.provider,
+    kind: e.kind,
+    outcome: e.outcome,
+    code: e.code,
+    gatewayId: e.gatewayId ?? "",
+    detailCode: e.detailCode ?? "",
+    httpStatus: e.httpStatus ?? 200,
+    amountCents: e.amountCents ?? 0,
+    createdAt: e.at,
+  };
 }

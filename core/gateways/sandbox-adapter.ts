@@ -48,8 +48,6 @@ export class SandboxAdapter implements GatewayAdapter {
   }
 
   async chargeToken(account: GatewayAccountRef, req: ChargeRequest, now: Date): Promise<ChargeResult> {
-    const replay = await this.find(account.tenantId, req.idempotencyKey);
-    if (replay) return this.replayCharge(replay);
     const behaviour = behaviourOfToken(req.token);
     let status = "approved";
     let detailCode = "";
@@ -59,22 +57,19 @@ export class SandboxAdapter implements GatewayAdapter {
     else if (behaviour === "insufficient_funds") [status, detailCode] = ["declined", "insufficient_funds"];
     else if (behaviour === "declines_after_first" && (await this.approvedChargesOf(account.tenantId, req.token)) > 0)
       [status, detailCode] = ["declined", "insufficient_funds"];
-    const row = await this.insert({
-      tenantId: account.tenantId,
-      gatewayAccountId: account.id,
-      kind: "card",
-      idempotencyKey: req.idempotencyKey,
-      reference: req.reference,
-      token: req.token,
-      amountCents: req.amountCents,
-      status,
-      detailCode,
-      chargebackAt: behaviour === "chargeback" && status === "approved" ? new Date(now.getTime() + DAY_MS) : null,
-      createdAt: now,
-    });
+    const chargebackAt = behaviour === "chargeback" && status === "approved" ? new Date(now.getTime() + DAY_MS) : null;
+    // One round trip on the hot path: the insert itself tells a first call from a replay.
+    const inserted = await this.prisma.$queryRaw<{ id: string }[]>`
+      INSERT INTO sandbox_charges (id, tenant_id, gateway_account_id, kind, idempotency_key, reference, token, amount_cents, status, detail_code, chargeback_at, created_at)
+      VALUES (${newId("sandboxCharge")}, ${account.tenantId}, ${account.id}, 'card', ${req.idempotencyKey}, ${req.reference}, ${req.token},
+              ${req.amountCents}, ${status}, ${detailCode}, ${chargebackAt}, ${now})
+      ON CONFLICT (tenant_id, idempotency_key) DO NOTHING
+      RETURNING id`;
+    const first = inserted[0];
+    if (!first) return this.replayCharge((await this.find(account.tenantId, req.idempotencyKey))!);
     // The timeout card: the charge is real at the gateway, but our call never hears back.
     if (behaviour === "timeout") throw new GatewayUnavailable("timeout");
-    return this.replayCharge(row);
+    return { outcome: status === "approved" ? "approved" : "declined", chargeId: first.id, detailCode };
   }
 
   async createPixCharge(account: GatewayAccountRef, req: PixRequest, now: Date): Promise<PixResult> {

@@ -1,0 +1,239 @@
+// The billing run's fast path for its most common duty: plain card renewals of a claimed batch,
+// in set-based SQL (one read, one insert transaction, the gateway calls, one settling transaction)
+// instead of ~25 statements each. Anything unusual (coupon-free cycles, late runs, existing
+// invoices, declines) is left to, or handed back to, the one-by-one duties.
+import { Prisma } from "../../generated/prisma/client.ts";
+import type { Runtime } from "../runtime.ts";
+import { chargeCard, type ChargeOutcome } from "../gateways/gateway-calls.ts";
+import { logGatewayEvents, type GatewayEventInput } from "../gateways/log-gateway-event.ts";
+import { capabilitiesSchema } from "../gateways/capabilities.ts";
+import { newId } from "../shared/ids.ts";
+import { subscriptionDetailInclude, subscriptionPayload } from "../subscriptions/subscription-payload.ts";
+import { paidPeriod } from "./apply-invoice-paid.ts";
+import { invoiceAmount } from "./invoice-amount.ts";
+import { afterDiscountedCycle } from "./next-charge.ts";
+import { periodEnd, type Interval } from "./periods.ts";
+import type { ClaimedSubscription } from "./claim-due-subscriptions.ts";
+import type { DutyOutcome } from "./process-due-subscription.ts";
+import { settlePayment } from "./settle-payment.ts";
+
+interface Candidate {
+  id: string;
+  tenant_id: string;
+  customer_id: string;
+  current_period_end: Date;
+  anchor_day: number | null;
+  currency: string;
+  interval: Interval;
+  price_cents: number;
+  account_id: string;
+  provider: string;
+  capabilities: unknown;
+  pm_id: string;
+  token: string;
+  brand: string;
+  last4: string;
+  redemption_id: string | null;
+  cycles_remaining: number | null;
+  percent_off: number | null;
+  amount_off_cents: number | null;
+}
+
+interface Renewal {
+  c: Candidate;
+  now: Date;
+  invoiceId: string;
+  paymentId: string;
+  periodStart: Date;
+  periodEnd: Date;
+  amountCents: number;
+  discountCents: number;
+  result?: ChargeOutcome;
+}
+
+export interface BatchResult {
+  handled: Set<string>;
+  /** Ids that made no progress (unknown outcome, errors): not claimed again this pass. */
+  stuck: string[];
+  summary: Partial<Record<DutyOutcome | "errors", number>>;
+}
+
+export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscription[], concurrency: number): Promise<BatchResult> {
+  const result: BatchResult = { handled: new Set(), stuck: [], summary: {} };
+  const renewals = await plan(runtime, items);
+  if (renewals.length === 0) return result;
+  const prisma = runtime.db.prisma;
+  try {
+    await prisma.$transaction([prisma.invoice.createMany({ data: renewals.map(invoiceRow) }), prisma.payment.createMany({ data: renewals.map(paymentRow) })]);
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return result; // raced: the one-by-one path sorts it out
+    throw err;
+  }
+  for (const r of renewals) result.handled.add(r.c.id);
+  await chargeAll(runtime, renewals, concurrency, result);
+  const count = (k: DutyOutcome | "errors", n = 1) => (result.summary[k] = (result.summary[k] ?? 0) + n);
+  const approved = renewals.filter((r) => r.result?.outcome === "approved");
+  count("renewed", await settleApproved(runtime, approved));
+  for (const r of renewals) {
+    if (!r.result || r.result.outcome === "approved") continue;
+    if (r.result.outcome === "unknown") {
+      await prisma.payment.update({ where: { id: r.paymentId }, data: { status: "UNKNOWN" } });
+      result.stuck.push(r.c.id);
+      count("unknown");
+      continue;
+    }
+    const effect = await settlePayment(runtime, { tenantId: r.c.tenant_id, paymentId: r.paymentId, verdict: r.result, now: r.now });
+    count(effect === "past_due" || effect === "suspended" ? effect : "charge_failed");
+  }
+  const release = renewals.filter((r) => r.result?.outcome !== "approved").map((r) => r.c.id);
+  if (release.length) await prisma.subscription.updateMany({ where: { id: { in: release } }, data: { billingLeaseUntil: null } });
+  return result;
+}
+
+/** The claimed subscriptions that are plain card renewals, with their next invoice worked out. */
+async function plan(runtime: Runtime, items: ClaimedSubscription[]): Promise<Renewal[]> {
+  if (items.length === 0) return [];
+  const nowById = new Map(items.map((i) => [i.id, i.now]));
+  const rows = await runtime.db.prisma.$queryRaw<Candidate[]>`
+    SELECT s.id, s.tenant_id, s.customer_id, s.current_period_end, s.anchor_day, s.currency,
+           o.interval::text AS interval, o.price_cents, ga.id AS account_id, ga.provider, ga.capabilities,
+           pm.id AS pm_id, pm.token, pm.brand, pm.last4,
+           r.id AS redemption_id, r.cycles_remaining, c.percent_off, c.amount_off_cents
+    FROM unnest(${items.map((i) => i.id)}::text[], ${items.map((i) => i.now.toISOString())}::timestamp[]) AS due(id, now)
+    JOIN subscriptions s ON s.id = due.id
+    JOIN offers o ON o.id = s.offer_id
+    JOIN gateway_accounts ga ON ga.id = o.gateway_account_id
+    JOIN payment_methods pm ON pm.id = s.payment_method_id AND pm.detached_at IS NULL
+    LEFT JOIN LATERAL (SELECT r.id, r.cycles_remaining, r.coupon_id FROM coupon_redemptions r
+                       WHERE r.subscription_id = s.id AND r.active ORDER BY r.id LIMIT 1) r ON true
+    LEFT JOIN coupons c ON c.id = r.coupon_id
+    WHERE s.status = 'ACTIVE' AND s.collection_method = 'CARD_AUTO' AND NOT s.cancel_at_period_end
+      AND s.pending_offer_id IS NULL AND s.current_period_end IS NOT NULL AND s.current_period_end <= due.now
+      AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = s.id AND i.period_start = s.current_period_end AND i.kind = 'CYCLE')`;
+  const out: Renewal[] = [];
+  for (const c of rows) {
+    const now = nowById.get(c.id)!;
+    const start = new Date(c.current_period_end);
+    const end = periodEnd(start, c.interval, c.anchor_day ?? start.getUTCDate());
+    const coupon = c.redemption_id ? { percentOff: c.percent_off, amountOffCents: c.amount_off_cents, cyclesRemaining: c.cycles_remaining } : null;
+    const amount = invoiceAmount(c.price_cents, coupon);
+    // Free cycles and runs so late that the new period is already over take the careful path.
+    if (amount.amountCents === 0 || end.getTime() <= now.getTime()) continue;
+    out.push({ c, now, invoiceId: newId("invoice"), paymentId: newId("payment"), periodStart: start, periodEnd: end, ...amount });
+  }
+  return out;
+}
+
+function invoiceRow(r: Renewal): Prisma.InvoiceCreateManyInput {
+  return {
+    id: r.invoiceId,
+    tenantId: r.c.tenant_id,
+    subscriptionId: r.c.id,
+    kind: "CYCLE",
+    periodStart: r.periodStart,
+    periodEnd: r.periodEnd,
+    dueAt: r.periodStart,
+    amountCents: r.amountCents,
+    discountCents: r.discountCents,
+    currency: r.c.currency,
+    status: "OPEN",
+  };
+}
+
+function paymentRow(r: Renewal): Prisma.PaymentCreateManyInput {
+  return {
+    id: r.paymentId,
+    tenantId: r.c.tenant_id,
+    customerId: r.c.customer_id,
+    subscriptionId: r.c.id,
+    invoiceId: r.invoiceId,
+    kind: "RECURRING",
+    method: "CARD",
+    methodKind: "credit_card",
+    amountCents: r.amountCents,
+    currency: r.c.currency,
+    status: "PROCESSING",
+    attemptNo: 1,
+    idempotencyKey: `${r.invoiceId}:1`,
+    gatewayAccountId: r.c.account_id,
+    provider: r.c.provider,
+    paymentMethodId: r.c.pm_id,
+    cardBrand: r.c.brand,
+    cardLast4: r.c.last4,
+  };
+}
+
+async function chargeAll(runtime: Runtime, renewals: Renewal[], concurrency: number, result: BatchResult): Promise<void> {
+  const prisma = runtime.db.prisma;
+  const logs: GatewayEventInput[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < renewals.length) {
+      const r = renewals[next++]!;
+      const account = { id: r.c.account_id, tenantId: r.c.tenant_id, provider: r.c.provider, capabilities: capabilitiesSchema.parse(r.c.capabilities) };
+      try {
+        const outcome = await chargeCard(
+          { prisma, adapter: runtime.gateways.adapter(r.c.provider), account, subscriptionId: r.c.id, paymentId: r.paymentId, now: r.now, log: (e) => logs.push(e) },
+          { token: r.c.token, amountCents: r.amountCents, currency: r.c.currency, idempotencyKey: `${r.invoiceId}:1`, reference: r.invoiceId },
+        );
+        runtime.faults?.("after-gateway-charge");
+        r.result = outcome;
+      } catch (err) {
+        // The attempt stays PROCESSING: the next pass reconciles it from the gateway's record.
+        result.summary.errors = (result.summary.errors ?? 0) + 1;
+        result.stuck.push(r.c.id);
+        runtime.logger.error({ err, subscriptionId: r.c.id }, "batch renewal failed after the gateway call");
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, renewals.length) }, worker));
+  } finally {
+    await logGatewayEvents(prisma, logs);
+  }
+}
+
+/** One transaction for every approved renewal of the batch: payments, invoices, subscriptions, events. */
+async function settleApproved(runtime: Runtime, approved: Renewal[]): Promise<number> {
+  if (approved.length === 0) return 0;
+  return runtime.db.prisma.$transaction(async (tx) => {
+    const ids = approved.map((r) => r.c.id);
+    await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ANY(${ids}::text[]) ORDER BY id FOR UPDATE`;
+    const paid = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE payments p SET status = 'PAID', paid_at = v.paid_at, gateway_charge_id = v.charge_id, paid_invoice_id = p.invoice_id
+      FROM unnest(${approved.map((r) => r.paymentId)}::text[], ${approved.map((r) => r.result!.chargeId)}::text[],
+                  ${approved.map((r) => r.now.toISOString())}::timestamp[]) AS v(id, charge_id, paid_at)
+      WHERE p.id = v.id AND p.status IN ('PROCESSING', 'UNKNOWN')
+      RETURNING p.id`;
+    const paidIds = new Set(paid.map((p) => p.id));
+    const done = approved.filter((r) => paidIds.has(r.paymentId));
+    if (done.length === 0) return 0;
+    await tx.$executeRaw`
+      UPDATE invoices i SET status = 'PAID', paid_at = v.paid_at
+      FROM unnest(${done.map((r) => r.invoiceId)}::text[], ${done.map((r) => r.now.toISOString())}::timestamp[]) AS v(id, paid_at)
+      WHERE i.id = v.id`;
+    await tx.paymentItem.createMany({
+      data: done.map((r) => ({ id: newId("paymentItem"), tenantId: r.c.tenant_id, paymentId: r.paymentId, kind: "plan", amountCents: r.amountCents })),
+    });
+    const periods = done.map((r) => paidPeriod({ anchorDay: r.c.anchor_day, collectionMethod: "CARD_AUTO" }, r, r.c.interval, r.now));
+    await tx.$executeRaw`
+      UPDATE subscriptions s SET status = 'ACTIVE', current_period_start = v.ps, current_period_end = v.pe, anchor_day = v.anchor,
+             next_billing_at = v.next, last_payment_id = v.pay, paid_cycles = s.paid_cycles + 1, billing_lease_until = NULL, updated_at = ${runtime.wallClock.now()}
+      FROM unnest(${done.map((r) => r.c.id)}::text[], ${periods.map((p) => p.start.toISOString())}::timestamp[],
+                  ${periods.map((p) => p.end.toISOString())}::timestamp[], ${periods.map((p) => p.anchorDay)}::int[],
+                  ${periods.map((p) => p.nextBillingAt.toISOString())}::timestamp[], ${done.map((r) => r.paymentId)}::text[])
+           AS v(id, ps, pe, anchor, next, pay)
+      WHERE s.id = v.id`;
+    for (const r of done) {
+      if (r.discountCents > 0 && r.c.redemption_id && r.c.cycles_remaining !== null) {
+        await tx.couponRedemption.update({ where: { id: r.c.redemption_id }, data: afterDiscountedCycle(r.c.cycles_remaining) });
+      }
+    }
+    const subs = await tx.subscription.findMany({ where: { id: { in: done.map((r) => r.c.id) } }, include: subscriptionDetailInclude });
+    const nowOf = new Map(done.map((r) => [r.c.id, r.now]));
+    await tx.event.createMany({
+      data: subs.map((s) => ({ id: newId("event"), tenantId: s.tenantId, type: "invoice.paid", data: subscriptionPayload(s) as Prisma.InputJsonValue, createdAt: nowOf.get(s.id)! })),
+    });
+    return done.length;
+  }, { timeout: 60_000 });
+}
