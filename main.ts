@@ -8,7 +8,7 @@ import { randomBase62 } from "./core/shared/secrets.ts";
 import { startScheduler } from "./jobs/scheduler.ts";
 import { openDb } from "./prisma/client.ts";
 import { dataDir } from "./prisma/connection.ts";
-import { buildService } from "./rest-facade/service.ts";
+import { createRuntime } from "./core/runtime.ts";
 
 const roleArg = process.argv.indexOf("--role");
 const role = roleArg > 0 ? process.argv[roleArg + 1] : "all";
@@ -34,16 +34,15 @@ function adminToken(): { token: string; generated: boolean; file: string } {
 
 const admin = adminToken();
 const db = await openDb();
-const service = await buildService(
-  db,
-  logger,
-  { adminToken: admin.token, publicUrl },
-  { graphqlUrl: process.env.GRAPHQL_URL, redisUrl: process.env.REDIS_URL },
-);
+const config = { adminToken: admin.token, publicUrl };
+// A jobs instance holds only the runtime: no HTTP app, no GraphQL schema (less memory per worker).
+const service =
+  role === "jobs" ? null : await (await import("./rest-facade/service.ts")).buildService(db, logger, config, { graphqlUrl: process.env.GRAPHQL_URL, redisUrl: process.env.REDIS_URL });
+const runtime = service?.runtime ?? (await createRuntime(db, logger, config));
 
-const server = role === "jobs" ? undefined : service.app.listen(port);
-const scheduler = role === "api" ? undefined : startScheduler(service.runtime);
-const demo = role === "jobs" ? null : await seedDemoTenant(service.runtime);
+const server = service?.app.listen(port);
+const scheduler = role === "api" ? undefined : startScheduler(runtime);
+const demo = role === "jobs" ? null : await seedDemoTenant(runtime);
 printBanner(demo);
 
 async function shutdown() {

@@ -12,10 +12,12 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { performance as perf } from "node:perf_hooks";
 import pg from "pg";
 import { openDb, type Db } from "../prisma/client.ts";
 import { pgPoolConfig } from "../prisma/connection.ts";
-import { buildService, type Service } from "../rest-facade/service.ts";
+import type { Service } from "../rest-facade/service.ts";
+import { createRuntime, type Runtime } from "../core/runtime.ts";
 import { createLogger } from "../core/shared/logger.ts";
 import { wallClock } from "../core/shared/clock.ts";
 import { newId } from "../core/shared/ids.ts";
@@ -94,8 +96,15 @@ async function withScratchDb<T>(kind: DbKind, fn: (db: Db) => Promise<T>): Promi
   }
 }
 
-function service(db: Db): Promise<Service> {
+/** The whole service (HTTP, GraphQL) for the dunning story; imported only there so the pass figures are a jobs process's. */
+async function service(db: Db): Promise<Service> {
+  const { buildService } = await import("../rest-facade/service.ts");
   return buildService(db, createLogger("silent"), { adminToken: ADMIN_TOKEN, publicUrl: "http://localhost" });
+}
+
+/** What a `--role jobs` instance holds: the runtime, no HTTP app or GraphQL schema. */
+function jobsRuntime(db: Db): Promise<Runtime> {
+  return createRuntime(db, createLogger("silent"), { adminToken: ADMIN_TOKEN, publicUrl: "http://localhost" });
 }
 
 /** Tenant, product, plan and a monthly card offer on the sandbox gateway, through the core use cases. */
@@ -122,51 +131,42 @@ async function seedCatalog(db: Db, mode: "LIVE" | "SANDBOX", name: string) {
 
 /**
  * A LIVE tenant (the billing run reads the wall clock) with N customers, N approving sandbox cards and
- * N active card subscriptions whose period ended a minute ago. Bulk createMany in chunks of 5,000.
+ * N active card subscriptions whose period ended a minute ago. Multi-row INSERT ... SELECT FROM unnest
+ * in chunks of 5,000, ids made here (prefixed ULIDs); times are passed as ISO text and stored as UTC.
  */
 async function seedDue(db: Db, n: number): Promise<string> {
-  const { prisma } = db;
   const { tenant, plan, offer } = await seedCatalog(db, "LIVE", "bench billing run");
   const now = new Date();
   const due = new Date(now.getTime() - 60_000);
   const start = new Date(now);
   start.setUTCMonth(start.getUTCMonth() - 1);
+  const utc = (i: number) => `($${i}::timestamptz AT TIME ZONE 'UTC')`;
   for (let done = 0; done < n; done += BATCH) {
     const size = Math.min(BATCH, n - done);
-    const rows = Array.from({ length: size }, (_, i) => ({ i: done + i, customerId: newId("customer"), pmId: newId("paymentMethod") }));
-    await prisma.customer.createMany({
-      data: rows.map((r) => ({ id: r.customerId, tenantId: tenant.id, externalId: `bench-${r.i}`, email: `bench-${r.i}@example.com`, name: `Bench ${r.i}` })),
-    });
-    await prisma.paymentMethod.createMany({
-      data: rows.map((r) => ({
-        id: r.pmId,
-        tenantId: tenant.id,
-        customerId: r.customerId,
-        gatewayAccountId: offer.gatewayAccountId,
-        token: `tok_sandbox_approve_${ulid()}`,
-        brand: "visa",
-        last4: "4242",
-        expMonth: 12,
-        expYear: 2035,
-      })),
-    });
-    await prisma.subscription.createMany({
-      data: rows.map((r) => ({
-        id: newId("subscription"),
-        tenantId: tenant.id,
-        customerId: r.customerId,
-        offerId: offer.id,
-        planId: plan.id,
-        status: "ACTIVE" as const,
-        collectionMethod: "CARD_AUTO" as const,
-        paymentMethodId: r.pmId,
-        currency: "brl",
-        currentPeriodStart: start,
-        currentPeriodEnd: due,
-        nextBillingAt: due,
-        anchorDay: due.getUTCDate(),
-      })),
-    });
+    const customers = Array.from({ length: size }, () => newId("customer"));
+    const cards = Array.from({ length: size }, () => newId("paymentMethod"));
+    const tokens = Array.from({ length: size }, () => `tok_sandbox_approve_${ulid()}`);
+    const subscriptions = Array.from({ length: size }, () => newId("subscription"));
+    await db.sql.query(
+      `INSERT INTO customers (id, tenant_id, external_id, email, name, created_at, updated_at)
+       SELECT c.id, $2, 'bench-' || (c.i + $3), 'bench-' || (c.i + $3) || '@example.com', 'Bench ' || (c.i + $3), ${utc(4)}, ${utc(4)}
+       FROM unnest($1::text[]) WITH ORDINALITY AS c(id, i)`,
+      [customers, tenant.id, done, now.toISOString()],
+    );
+    await db.sql.query(
+      `INSERT INTO payment_methods (id, tenant_id, customer_id, gateway_account_id, token, brand, last4, exp_month, exp_year, created_at)
+       SELECT p.id, $4, p.customer_id, $5, p.token, 'visa', '4242', 12, 2035, ${utc(6)}
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS p(id, customer_id, token)`,
+      [cards, customers, tokens, tenant.id, offer.gatewayAccountId, now.toISOString()],
+    );
+    await db.sql.query(
+      `INSERT INTO subscriptions (id, tenant_id, customer_id, offer_id, plan_id, status, collection_method, payment_method_id, currency,
+                                  current_period_start, current_period_end, next_billing_at, anchor_day, created_at, updated_at)
+       SELECT s.id, $4, s.customer_id, $5, $6, 'ACTIVE'::"SubscriptionStatus", 'CARD_AUTO'::"CollectionMethod", s.card_id, 'brl',
+              ${utc(7)}, ${utc(8)}, ${utc(8)}, $9, ${utc(10)}, ${utc(10)}
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS s(id, customer_id, card_id)`,
+      [subscriptions, customers, cards, tenant.id, offer.id, plan.id, start.toISOString(), due.toISOString(), due.getUTCDate(), now.toISOString()],
+    );
   }
   // Fresh statistics, as autovacuum would gather after a bulk load (the claim query plans on them).
   await db.sql.exec("ANALYZE customers, payment_methods, subscriptions");
@@ -201,7 +201,7 @@ function sqlProfiler() {
     const first = args[0];
     const text = typeof first === "string" ? first : (first as { text?: string } | null)?.text;
     if (!on || !text) return original.apply(this, args);
-    const key = text.replace(/\s+/g, " ").replace(/"public"\./g, "").slice(0, 150);
+    const key = text.replace(/\s+/g, " ").replace(/"public"\./g, "").trim();
     const t0 = performance.now();
     const done = () => {
       const s = stats.get(key) ?? { count: 0, ms: 0 };
@@ -237,15 +237,59 @@ function sqlProfiler() {
       console.log(`   (ms = summed client-side latency; statements overlap across connections, so the sum exceeds the pass's ${passSeconds.toFixed(1)} s)`);
       console.log(`${"per renewal".padStart(11)}${"mean ms".padStart(9)}${"share".padStart(7)}  statement`);
       for (const [sql, s] of rows) {
-        console.log(`${(s.count / renewals).toFixed(3).padStart(11)}${(s.ms / s.count).toFixed(2).padStart(9)}${`${((100 * s.ms) / totalMs).toFixed(0)}%`.padStart(7)}  ${sql}`);
+        const shown = sql.length <= 150 ? sql : `${sql.slice(0, 60)} … ${sql.slice(-85)}`;
+        console.log(`${(s.count / renewals).toFixed(3).padStart(11)}${(s.ms / s.count).toFixed(2).padStart(9)}${`${((100 * s.ms) / totalMs).toFixed(0)}%`.padStart(7)}  ${shown}`);
       }
     },
   };
 }
 
+/** --profile: a V8 CPU profile of the pass alone (inspector), self time summed by who spends it. */
+async function cpuProfiler() {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 500 });
+  return {
+    start: () => session.post("Profiler.start"),
+    async stopAndReport(renewals: number) {
+      const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: CpuProfile };
+      session.disconnect();
+      const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+      const totals = new Map<string, number>();
+      profile.samples.forEach((id, i) => {
+        const who = category(byNode.get(id)!.callFrame);
+        totals.set(who, (totals.get(who) ?? 0) + (profile.timeDeltas[i] ?? 0));
+      });
+      const all = [...totals.values()].reduce((a, b) => a + b, 0);
+      console.log(`\n-- CPU profile of the pass (main thread, self time) --`);
+      for (const [who, us] of [...totals.entries()].sort((a, b) => b[1] - a[1])) {
+        console.log(`${`${((100 * us) / all).toFixed(1)}%`.padStart(7)}${(us / 1000 / renewals).toFixed(2).padStart(8)} ms/renewal  ${who}`);
+      }
+    },
+  };
+}
+interface CpuProfile {
+  nodes: { id: number; callFrame: { url: string; functionName: string } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+function category({ url, functionName }: { url: string; functionName: string }): string {
+  if (url.startsWith("wasm://")) return "Prisma query compiler (Wasm)";
+  if (!url) return functionName === "(idle)" ? "idle (waiting on the database)" : functionName === "(garbage collector)" ? "garbage collector" : "V8/native";
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (pkg?.startsWith("@prisma/")) return "Prisma client runtime (JS)";
+  if (pkg === "pg" || pkg?.startsWith("pg-")) return "pg driver";
+  if (pkg) return `other packages`;
+  if (url.startsWith("node:")) return "Node internals";
+  if (/\/(core|prisma|generated)\//.test(url)) return "service code (core/, generated/)";
+  return "other";
+}
+
 async function passCase(n: number, kind: DbKind, concurrency: number, profile: boolean): Promise<PassResult> {
   return withScratchDb(kind, async (db) => {
-    const svc = await service(db);
+    const runtime = await jobsRuntime(db);
     const effective = db.kind === "pglite" ? 1 : concurrency; // runBillingPass forces 1 on PGlite (one connection)
     console.log(`\n== one billing pass over ${n} due card subscriptions on ${LABEL[kind]}, concurrency ${effective} ==`);
     const seedStart = performance.now();
@@ -253,15 +297,17 @@ async function passCase(n: number, kind: DbKind, concurrency: number, profile: b
     console.log(`seeded ${n} customers, cards and due subscriptions in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
     const profiler = profile && kind === "pg" ? sqlProfiler() : null;
+    const cpuProfile = profile ? await cpuProfiler() : null;
     const rssBefore = process.memoryUsage().rss;
     const sampler = rssSampler();
     profiler?.start();
+    await cpuProfile?.start();
     const cpu0 = process.cpuUsage();
-    const elu0 = performance.eventLoopUtilization();
+    const elu0 = perf.eventLoopUtilization();
     const t0 = performance.now();
-    const summary: BillingPassSummary = await runBillingPass(svc.runtime, { tenantId, concurrency });
+    const summary: BillingPassSummary = await runBillingPass(runtime, { tenantId, concurrency });
     const seconds = (performance.now() - t0) / 1000;
-    const elu = performance.eventLoopUtilization(elu0).utilization;
+    const elu = perf.eventLoopUtilization(elu0).utilization;
     const cpu = process.cpuUsage(cpu0);
     profiler?.stop();
     const peak = sampler.stop();
@@ -273,6 +319,7 @@ async function passCase(n: number, kind: DbKind, concurrency: number, profile: b
     const peakMb = peak / MB;
     const note = kind === "pg" ? "" : "   (targets are for PostgreSQL; for reference here)";
     if (profiler) profiler.report(Math.max(1, summary.renewed), seconds);
+    if (cpuProfile) await cpuProfile.stopAndReport(Math.max(1, summary.renewed));
     console.log(`\nsummary          renewed ${summary.renewed}, errors ${summary.errors}, paid payments ${paid}${others.length ? `, ${others.map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`);
     if (!ok) console.log(`FAILURE: expected renewed = paid payments = ${n} and errors = 0`);
     console.log(`N                ${n}`);
@@ -366,7 +413,8 @@ const SELF = fileURLToPath(import.meta.url);
 function runChild(args: string[]): Promise<CaseResult | null> {
   return new Promise((resolve) => {
     let result: CaseResult | null = null;
-    const child = fork(SELF, args, { execArgv: process.execArgv, stdio: "inherit" });
+    // Each case runs as a jobs instance is deployed: old space capped at 256 MB (README, Operating).
+    const child = fork(SELF, args, { execArgv: [...process.execArgv, "--max-old-space-size=256"], stdio: "inherit" });
     child.on("message", (m) => void (result = m as CaseResult));
     child.on("exit", (code) => resolve(code === 0 ? result : null));
   });
