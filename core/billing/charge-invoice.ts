@@ -3,7 +3,7 @@
 import type { Runtime } from "../runtime.ts";
 import { chargeCard } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
-import { newId } from "../shared/ids.ts";
+import { createInvoiceAttempt } from "./create-invoice-attempt.ts";
 import { reconcilePayment } from "./reconcile-payment.ts";
 import { settlePayment, type SettleResult } from "./settle-payment.ts";
 
@@ -25,29 +25,7 @@ export async function chargeInvoice(runtime: Runtime, input: { tenantId: string;
   if (invoice.status !== "OPEN") return "already_settled";
   const method = invoice.subscription.paymentMethod;
   const account = invoice.subscription.offer.gatewayAccount;
-  const attemptNo = (await prisma.payment.count({ where: { tenantId, invoiceId } })) + 1;
-  const payment = await prisma.payment.create({
-    data: {
-      id: newId("payment"),
-      tenantId,
-      customerId: invoice.subscription.customerId,
-      subscriptionId: invoice.subscriptionId,
-      invoiceId,
-      kind: "RECURRING",
-      method: "CARD",
-      methodKind: "credit_card",
-      amountCents: invoice.amountCents,
-      currency: invoice.currency,
-      status: "PROCESSING",
-      attemptNo,
-      idempotencyKey: `${invoiceId}:${attemptNo}`,
-      gatewayAccountId: account.id,
-      provider: account.provider,
-      paymentMethodId: method?.id ?? null,
-      cardBrand: method?.brand ?? null,
-      cardLast4: method?.last4 ?? null,
-    },
-  });
+  const payment = await createInvoiceAttempt(prisma, { invoice, account, method: "CARD", card: method });
   if (!method || method.detachedAt) {
     return settlePayment(runtime, { tenantId, paymentId: payment.id, verdict: { outcome: "declined", chargeId: "", detailCode: "no_payment_method" }, now });
   }

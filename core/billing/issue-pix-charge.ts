@@ -3,7 +3,7 @@
 import type { Runtime } from "../runtime.ts";
 import { createPixCharge } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
-import { newId } from "../shared/ids.ts";
+import { createInvoiceAttempt } from "./create-invoice-attempt.ts";
 
 export interface IssuedPix {
   paymentId: string;
@@ -28,29 +28,7 @@ export async function issuePixCharge(runtime: Runtime, input: { tenantId: string
   if (live?.pixCopyPaste && live.pixExpiresAt && live.pixExpiresAt > now) {
     return { paymentId: live.id, copyPaste: live.pixCopyPaste, expiresAt: live.pixExpiresAt };
   }
-  const attemptNo = (await prisma.payment.count({ where: { tenantId, invoiceId } })) + 1;
-  const payment =
-    live && !live.pixCopyPaste
-      ? live
-      : await prisma.payment.create({
-          data: {
-            id: newId("payment"),
-            tenantId,
-            customerId: invoice.subscription.customerId,
-            subscriptionId: invoice.subscriptionId,
-            invoiceId,
-            kind: "RECURRING",
-            method: "PIX",
-            methodKind: "pix",
-            amountCents: invoice.amountCents,
-            currency: invoice.currency,
-            status: "PROCESSING",
-            attemptNo,
-            idempotencyKey: `${invoiceId}:${attemptNo}`,
-            gatewayAccountId: account.id,
-            provider: account.provider,
-          },
-        });
+  const payment = live && !live.pixCopyPaste ? live : await createInvoiceAttempt(prisma, { invoice, account, method: "PIX" });
   const pix = await createPixCharge(
     { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: invoice.subscriptionId, paymentId: payment.id, now },
     { amountCents: invoice.amountCents, currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId, expiresAt: input.expiresAt },
