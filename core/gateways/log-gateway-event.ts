@@ -49,3 +49,19 @@ function gatewayEventData(e: GatewayEventInput) {
     createdAt: e.at,
   };
 }
+
+/** A notice the gateway sent about one of our payments (Pix paid, chargeback): the row names the payment's own codes. */
+export function paymentNotice(
+  payment: { tenantId: string; provider: string; id: string; invoiceId: string | null; orderId: string | null; subscriptionId: string | null; amountCents: number },
+  notice: { kind: string; outcome: GatewayOutcome; gatewayId: string; at: Date },
+): GatewayEventInput {
+  return {
+    tenantId: payment.tenantId,
+    provider: payment.provider,
+    code: payment.invoiceId ?? payment.orderId ?? payment.id,
+    subscriptionId: payment.subscriptionId,
+    paymentId: payment.id,
+    amountCents: payment.amountCents,
+    ...notice,
+  };
+}

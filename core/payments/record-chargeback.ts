@@ -2,7 +2,7 @@
 // logged, and a subscription payment is announced with subscription.updated (reread and decide).
 // What a chargeback does to access is the tenant's call; refunds and revocation live with refunds.
 import type { Runtime } from "../runtime.ts";
-import { logGatewayEvent } from "../gateways/log-gateway-event.ts";
+import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { canMovePayment } from "./transitions.ts";
 
@@ -19,17 +19,6 @@ export async function recordChargeback(runtime: Runtime, input: { tenantId: stri
     return payment;
   });
   if (!moved) return false;
-  await logGatewayEvent(prisma, {
-    tenantId: input.tenantId,
-    provider: moved.provider,
-    kind: "chargeback",
-    outcome: "refunded",
-    code: moved.invoiceId ?? moved.orderId ?? moved.id,
-    subscriptionId: moved.subscriptionId,
-    paymentId: moved.id,
-    gatewayId: moved.gatewayChargeId,
-    amountCents: moved.amountCents,
-    at: input.now,
-  });
+  await logGatewayEvent(prisma, paymentNotice(moved, { kind: "chargeback", outcome: "refunded", gatewayId: moved.gatewayChargeId, at: input.now }));
   return true;
 }

@@ -3,7 +3,7 @@
 import type { Runtime } from "../runtime.ts";
 import { paymentRowInclude } from "../payments/payment-payload.ts";
 import { settlePayment } from "../billing/settle-payment.ts";
-import { logGatewayEvent } from "../gateways/log-gateway-event.ts";
+import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
 import { parseBrCode } from "../gateways/pix-br-code.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { AppError, notFound } from "../shared/errors.ts";
@@ -21,18 +21,7 @@ export async function simulatePixPayment(runtime: Runtime, input: { copyPaste: s
   if (!paid) throw new AppError("conflict", { error: "this Pix charge is expired or no longer payable" });
   const payment = await prisma.payment.findFirst({ where: { tenantId: charge.tenantId, idempotencyKey: charge.idempotencyKey } });
   if (!payment) throw notFound("payment");
-  await logGatewayEvent(prisma, {
-    tenantId: payment.tenantId,
-    provider: payment.provider,
-    kind: "pix_paid",
-    outcome: "approved",
-    code: payment.invoiceId ?? payment.orderId ?? payment.id,
-    subscriptionId: payment.subscriptionId,
-    paymentId: payment.id,
-    gatewayId: charge.id,
-    amountCents: charge.amountCents,
-    at: now,
-  });
+  await logGatewayEvent(prisma, paymentNotice(payment, { kind: "pix_paid", outcome: "approved", gatewayId: charge.id, at: now }));
   await settlePayment(runtime, { tenantId: payment.tenantId, paymentId: payment.id, verdict: { outcome: "approved", chargeId: charge.id, detailCode: "" }, now });
   return prisma.payment.findUniqueOrThrow({ where: { id: payment.id }, include: paymentRowInclude });
 }
