@@ -1,8 +1,11 @@
 // `npm run bench`: every benchmark in turn, each printing its own figures at its end.
+import { main as billingRun } from "./billing-run.ts";
 import { main as entitlements } from "./entitlements.ts";
 import { main as pagination } from "./pagination.ts";
 
-console.log("\n######## 1/2  GET /v1/entitlements: ceiling vs direct Prisma vs facade ########\n");
+console.log("\n######## 1/3  GET /v1/entitlements: ceiling vs direct Prisma vs facade ########\n");
 await entitlements();
-console.log("\n######## 2/2  GET /v1/subscriptions: keyset pagination over the whole tenant ########\n");
+console.log("\n######## 2/3  GET /v1/subscriptions: keyset pagination over the whole tenant ########\n");
 await pagination();
+console.log("\n######## 3/3  Billing run: one pass over 10k and 100k due renewals, and a dunning cycle ########\n");
+await billingRun();
