@@ -41,7 +41,7 @@ const service =
 const runtime = service?.runtime ?? (await createRuntime(db, logger, config));
 
 const server = service?.app.listen(port);
-const scheduler = role === "api" ? undefined : startScheduler(runtime);
+const scheduler = role === "api" ? undefined : await startScheduler(runtime);
 const demo = role === "jobs" ? null : await seedDemoTenant(runtime);
 printBanner(demo);
 

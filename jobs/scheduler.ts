@@ -1,5 +1,5 @@
 // node-cron only: each task fires on its schedule, runs where its database lease is won, and never
-// overlaps itself. The billing run and webhook delivery join this table with their issues.
+// overlaps itself. Webhook delivery runs beside them: its work is claimed row by row with leases.
 import cron, { type ScheduledTask } from "node-cron";
 import { ulid } from "ulid";
 import type { Runtime } from "../core/runtime.ts";
@@ -7,6 +7,7 @@ import { billingRun } from "./billing-run.job.ts";
 import { expireIdempotencyKeys } from "./expire-idempotency-keys.job.ts";
 import { reconcilePayments } from "./reconcile-payments.job.ts";
 import { releaseLease, tryLease } from "./lease.ts";
+import { startWebhookDelivery } from "./webhook-delivery.job.ts";
 
 interface JobSpec {
   name: string;
@@ -23,7 +24,8 @@ export const JOBS: JobSpec[] = [
   { name: "expire-idempotency-keys", schedule: "*/10 * * * *", leaseMs: 5 * 60_000, run: expireIdempotencyKeys },
 ];
 
-export function startScheduler(runtime: Runtime): { stop(): Promise<void> } {
+export async function startScheduler(runtime: Runtime): Promise<{ stop(): Promise<void> }> {
+  const webhooks = await startWebhookDelivery(runtime);
   const owner = `instance-${ulid()}`;
   const tasks: ScheduledTask[] = JOBS.map((job) =>
     cron.schedule(
@@ -46,6 +48,7 @@ export function startScheduler(runtime: Runtime): { stop(): Promise<void> } {
   return {
     async stop() {
       await Promise.all(tasks.map((t) => t.stop()));
+      await webhooks.stop();
     },
   };
 }

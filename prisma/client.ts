@@ -15,7 +15,7 @@ export interface Db {
   kind: "postgres" | "pglite";
   /** Raw SQL for migrations and LISTEN/NOTIFY-free maintenance. */
   sql: SqlRunner;
-  /** Subscribe to a PostgreSQL NOTIFY channel (cache invalidation across instances). No-op on PGlite (one process). */
+  /** Subscribe to a PostgreSQL NOTIFY channel (cache invalidation, webhook wake-ups); delivered after commit. */
   listen(channel: string, onMessage: (payload: string) => void): Promise<void>;
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
@@ -106,8 +106,13 @@ async function openPglite(dir: string): Promise<Db> {
     prisma,
     kind: "pglite",
     sql,
-    async listen() {},
-    async notify() {},
+    // One process owns the directory, but the webhook dispatcher still wants the commit-time wake-up.
+    async listen(channel, onMessage) {
+      await pglite.listen(channel, (payload) => onMessage(payload ?? ""));
+    },
+    async notify(channel, payload) {
+      await pglite.query("SELECT pg_notify($1, $2)", [channel, payload]);
+    },
     async close() {
       await prisma.$disconnect();
       await pglite.close();

@@ -4,9 +4,9 @@ import { pinoHttp } from "pino-http";
 import type { Logger } from "pino";
 import client from "prom-client";
 import { ulid } from "ulid";
+import { registry } from "../core/shared/metrics.ts";
 
-export const registry = new client.Registry();
-client.collectDefaultMetrics({ register: registry });
+export { registry };
 
 const requests = new client.Counter({
   name: "http_requests_total",

@@ -11,6 +11,7 @@ import "./types/payment.ts";
 import "./types/subscription.ts";
 import "./types/subscription-payment-link.ts";
 import "./types/event.ts";
+import "./types/webhook-delivery.ts";
 import "./types/entitlements.ts";
 import "./mutations/tenants.ts";
 import "./mutations/webhooks.ts";

@@ -8,6 +8,7 @@ import { chargeCard, type ChargeOutcome } from "../gateways/gateway-calls.ts";
 import { logGatewayEvents, type GatewayEventInput } from "../gateways/log-gateway-event.ts";
 import { capabilitiesSchema } from "../gateways/capabilities.ts";
 import { newId } from "../shared/ids.ts";
+import { fanOutEvents } from "../events/record-event.ts";
 import { subscriptionDetailInclude, subscriptionPayload } from "../subscriptions/subscription-payload.ts";
 import { paidPeriod } from "./apply-invoice-paid.ts";
 import { invoiceAmount } from "./invoice-amount.ts";
@@ -231,9 +232,9 @@ async function settleApproved(runtime: Runtime, approved: Renewal[]): Promise<nu
     }
     const subs = await tx.subscription.findMany({ where: { id: { in: done.map((r) => r.c.id) } }, include: subscriptionDetailInclude });
     const nowOf = new Map(done.map((r) => [r.c.id, r.now]));
-    await tx.event.createMany({
-      data: subs.map((s) => ({ id: newId("event"), tenantId: s.tenantId, type: "invoice.paid", data: subscriptionPayload(s) as Prisma.InputJsonValue, createdAt: nowOf.get(s.id)! })),
-    });
+    const events = subs.map((s) => ({ id: newId("event"), tenantId: s.tenantId, type: "invoice.paid", data: subscriptionPayload(s) as Prisma.InputJsonValue, createdAt: nowOf.get(s.id)! }));
+    await tx.event.createMany({ data: events });
+    await fanOutEvents(tx, events.map((e) => e.tenantId), events.map((e) => e.id));
     return done.length;
   }, { timeout: 60_000 });
 }

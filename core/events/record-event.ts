@@ -1,5 +1,6 @@
 // The outbox: an event row written inside the caller's transaction, so it commits with the state
-// change that caused it and nothing is sent before commit.
+// change that caused it and nothing is sent before commit. The same statement fans the event out to
+// one delivery row per subscribed endpoint; the insert trigger's NOTIFY wakes the dispatchers on commit.
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { newId } from "../shared/ids.ts";
 import type { EventType } from "./event-types.ts";
@@ -16,8 +17,25 @@ export interface NewEvent {
 
 export async function recordEvent(tx: Tx, event: NewEvent): Promise<string> {
   const id = newId("event");
-  await tx.event.create({
-    data: { id, tenantId: event.tenantId, type: event.type, data: event.data as Prisma.InputJsonValue, createdAt: event.at },
-  });
+  await tx.$executeRaw`
+    WITH e AS (
+      INSERT INTO events (id, tenant_id, type, data, created_at)
+      VALUES (${id}, ${event.tenantId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.at.toISOString()}::timestamp(3))
+      RETURNING id, tenant_id, type, created_at)
+    INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at)
+    SELECT 'dlv_' || substr(e.id, 5) || '_' || substr(ep.id, 4), e.tenant_id, e.id, ep.id, 'PENDING', e.created_at
+    FROM e JOIN webhook_endpoints ep
+      ON ep.tenant_id = e.tenant_id AND ep.active AND (cardinality(ep.events) = 0 OR e.type = ANY (ep.events))`;
   return id;
+}
+
+/** Fan-out for events written in bulk (createMany): one delivery per subscribed endpoint, due at once. */
+export async function fanOutEvents(tx: Tx, tenantIds: string[], eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await tx.$executeRaw`
+    INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at)
+    SELECT 'dlv_' || substr(e.id, 5) || '_' || substr(ep.id, 4), e.tenant_id, e.id, ep.id, 'PENDING', e.created_at
+    FROM events e JOIN webhook_endpoints ep
+      ON ep.tenant_id = e.tenant_id AND ep.active AND (cardinality(ep.events) = 0 OR e.type = ANY (ep.events))
+    WHERE e.tenant_id = ANY (${[...new Set(tenantIds)]}::text[]) AND e.id = ANY (${eventIds}::text[])`;
 }

@@ -1,9 +1,10 @@
 // Sandbox: move a tenant's clock forward to `to`, stopping at every instant where a duty falls due
-// (renewals, Pix QRs, trial ends, retries, suspensions, scheduled cancellations, chargebacks) and
-// running it there, in time order. Refused for LIVE tenants.
+// (renewals, Pix QRs, trial ends, retries, suspensions, scheduled cancellations, chargebacks, webhook
+// retries) and running it there, in time order. Refused for LIVE tenants.
 import type { Runtime } from "../runtime.ts";
 import { emptySummary, runBillingPass, type BillingPassSummary } from "../billing/run-billing-pass.ts";
 import { AppError, notFound } from "../shared/errors.ts";
+import { deliverDueNow, nextDeliveryDueAfter } from "../webhooks/deliver-due-now.ts";
 import { runDueSandboxChargebacks } from "./simulate-chargeback.ts";
 
 export interface AdvanceClockSummary extends BillingPassSummary {
@@ -12,6 +13,8 @@ export interface AdvanceClockSummary extends BillingPassSummary {
   /** Distinct instants the clock stopped at to run duties. */
   steps: number;
   chargebacks: number;
+  /** Webhook delivery attempts made on the way. */
+  webhook_attempts: number;
 }
 
 const MAX_STEPS = 10_000;
@@ -25,10 +28,10 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
   if (Number.isNaN(input.to.getTime()) || input.to.getTime() < from.getTime()) {
     throw new AppError("invalid_argument", { error: `to must not be before the tenant's clock (${from.toISOString()})` });
   }
-  const summary: AdvanceClockSummary = { ...emptySummary(), from, to: input.to, steps: 0, chargebacks: 0 };
+  const summary: AdvanceClockSummary = { ...emptySummary(), from, to: input.to, steps: 0, chargebacks: 0, webhook_attempts: 0 };
   let clock = from;
   for (let i = 0; i < MAX_STEPS; i++) {
-    const due = await nextDueInstant(runtime, input.tenantId);
+    const due = await nextDueInstant(runtime, input.tenantId, clock);
     const stepAt = due && due.getTime() > clock.getTime() ? due : clock;
     if (due && due.getTime() <= input.to.getTime()) {
       clock = stepAt;
@@ -50,14 +53,15 @@ async function runDuties(runtime: Runtime, tenantId: string, now: Date, summary:
   const pass = await runBillingPass(runtime, { tenantId });
   for (const [k, v] of Object.entries(pass)) summary[k as keyof BillingPassSummary] += v;
   summary.chargebacks += await runDueSandboxChargebacks(runtime, { tenantId, now });
+  summary.webhook_attempts += await deliverDueNow(runtime, tenantId);
 }
 
 function progress(s: AdvanceClockSummary): number {
-  return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown;
+  return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown + s.webhook_attempts;
 }
 
 /** The earliest instant anything of this tenant falls due. */
-async function nextDueInstant(runtime: Runtime, tenantId: string): Promise<Date | null> {
+async function nextDueInstant(runtime: Runtime, tenantId: string, clock: Date): Promise<Date | null> {
   const prisma = runtime.db.prisma;
   const [sub, tenant] = await Promise.all([
     prisma.subscription.findFirst({
@@ -67,7 +71,11 @@ async function nextDueInstant(runtime: Runtime, tenantId: string): Promise<Date 
     }),
     prisma.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { renewalsPaused: true } }),
   ]);
-  const candidates = [tenant.renewalsPaused ? null : (sub?.nextBillingAt ?? null), await runtime.gateways.sandbox.nextChargebackAt(tenantId)].filter(
+  const candidates = [
+    tenant.renewalsPaused ? null : (sub?.nextBillingAt ?? null),
+    await runtime.gateways.sandbox.nextChargebackAt(tenantId),
+    await nextDeliveryDueAfter(runtime, tenantId, clock),
+  ].filter(
     (d): d is Date => d !== null,
   );
   return candidates.length ? new Date(Math.min(...candidates.map((d) => d.getTime()))) : null;

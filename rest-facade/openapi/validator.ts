@@ -19,6 +19,8 @@ export interface ValidationResult {
 }
 export interface OpenApiValidator {
   validateResponse(method: string, path: string, status: number, body: unknown): ValidationResult;
+  /** A webhook request body against the document's `webhooks.<type>` entry. */
+  validateWebhook(type: string, body: unknown): ValidationResult;
 }
 
 const DOC_ID = "openapi.json";
@@ -100,5 +102,15 @@ export function createOpenApiValidator(doc: Json = loadDefaultDocument()): OpenA
     return { ok: false, operationId, errors };
   }
 
-  return { validateResponse };
+  function validateWebhook(type: string, body: unknown): ValidationResult {
+    const webhooks = (doc.webhooks ?? {}) as Record<string, Json>;
+    if (!webhooks[type]) return { ok: false, errors: [`no documented webhook ${type}`] };
+    const schemaRef = `${DOC_ID}#/webhooks/${escapePointer(type)}/post/requestBody/content/application~1json/schema`;
+    const validate = cache.get(schemaRef) ?? ajv.compile({ $ref: schemaRef });
+    cache.set(schemaRef, validate);
+    if (validate(body)) return { ok: true, errors: [] };
+    return { ok: false, errors: (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`) };
+  }
+
+  return { validateResponse, validateWebhook };
 }

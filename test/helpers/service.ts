@@ -5,6 +5,7 @@ import type { Server } from "node:http";
 import { createLogger } from "../../core/shared/logger.ts";
 import { openDb } from "../../prisma/client.ts";
 import { buildService, type Service } from "../../rest-facade/service.ts";
+import { startWebhookDelivery } from "../../jobs/webhook-delivery.job.ts";
 
 export const ADMIN_TOKEN = "adm_test_operator_token_0123456789";
 
@@ -22,6 +23,8 @@ export function testService(): Promise<TestService> {
       adminToken: ADMIN_TOKEN,
       publicUrl: "http://localhost",
     });
+    // Webhooks are delivered as in production (the other jobs are driven by advanceClock).
+    await startWebhookDelivery(service.runtime);
     const server = service.app.listen(0, "127.0.0.1");
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));
     const { port } = server.address() as AddressInfo;

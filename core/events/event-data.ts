@@ -1,0 +1,99 @@
+// The payload builders of event data: one per data shape of the contract (subscription payload,
+// order event data, referral event data). Each loads its subject inside the caller's transaction,
+// so the data is the state as it stands after the change that emits the event.
+import type { Prisma } from "../../generated/prisma/client.ts";
+import { lastPaymentPayload } from "../payments/payment-payload.ts";
+import { subscriptionDetailInclude, subscriptionPayload } from "../subscriptions/subscription-payload.ts";
+import type { Tx } from "./record-event.ts";
+
+export type EventData = Record<string, unknown>;
+
+/** subscription.* and invoice.* events (and payment.refunded of a subscription). */
+export async function subscriptionEventData(tx: Tx, tenantId: string, subscriptionId: string): Promise<EventData> {
+  const sub = await tx.subscription.findFirstOrThrow({ where: { id: subscriptionId, tenantId }, include: subscriptionDetailInclude });
+  return subscriptionPayload(sub);
+}
+
+/** subscription.migration_link_issued ("data shape not shown"): the subscription payload plus the link. */
+export async function migrationLinkEventData(
+  tx: Tx,
+  tenantId: string,
+  subscriptionId: string,
+  link: { url: string; offer_id: string; expires_at: string },
+): Promise<EventData> {
+  return { ...(await subscriptionEventData(tx, tenantId, subscriptionId)), migration_link: link };
+}
+
+/** order.* events (and payment.refunded of an order). entitlements and grant_days are raw, never times quantity. */
+export async function orderEventData(tx: Tx, tenantId: string, orderId: string): Promise<EventData> {
+  const order = await tx.order.findFirstOrThrow({
+    where: { id: orderId, tenantId },
+    include: { customer: { select: { id: true, email: true, externalId: true } } },
+  });
+  const [plan, offer, payment] = await Promise.all([
+    tx.plan.findFirstOrThrow({ where: { id: order.planId, tenantId }, select: { name: true, entitlements: true } }),
+    tx.offer.findFirstOrThrow({ where: { id: order.offerId, tenantId }, select: { grantDays: true } }),
+    // The payment that settled the order; the latest attempt while none has.
+    tx.payment.findFirst({ where: { tenantId, orderId }, orderBy: [{ paidAt: { sort: "desc", nulls: "last" } }, { id: "desc" }] }),
+  ]);
+  return orderData(order, plan, offer, payment);
+}
+
+type OrderRow = Prisma.OrderGetPayload<{ include: { customer: { select: { id: true; email: true; externalId: true } } } }>;
+
+export function orderData(
+  order: OrderRow,
+  plan: { name: string; entitlements: Prisma.JsonValue },
+  offer: { grantDays: number | null },
+  payment: Parameters<typeof lastPaymentPayload>[0] | null,
+): EventData {
+  return {
+    order_id: order.id,
+    status: order.status.toLowerCase(),
+    customer: { id: order.customer.id, email: order.customer.email, external_id: order.customer.externalId },
+    plan_id: order.planId,
+    plan_name: plan.name,
+    quantity: order.quantity,
+    amount_cents: order.amountCents,
+    unit_amount_cents: order.unitAmountCents,
+    currency: order.currency,
+    paid_at: order.paidAt ? order.paidAt.toISOString() : null,
+    target_subscription_id: order.targetSubscriptionId,
+    entitlements: (plan.entitlements ?? {}) as Record<string, unknown>,
+    grant_days: offer.grantDays ?? 0,
+    payment: payment ? lastPaymentPayload(payment) : null,
+    tracking: (order.tracking ?? null) as Record<string, unknown> | null,
+  };
+}
+
+/** referral.* events. The reward is the snapshot taken at creation, falling back to the program's. */
+export async function referralEventData(tx: Tx, tenantId: string, referralId: string): Promise<EventData> {
+  const referral = await tx.referral.findFirstOrThrow({ where: { id: referralId, tenantId } });
+  const party = { id: true, email: true, name: true } as const;
+  const [referrer, referred, program] = await Promise.all([
+    tx.customer.findFirstOrThrow({ where: { id: referral.referrerCustomerId, tenantId }, select: party }),
+    tx.customer.findFirstOrThrow({ where: { id: referral.referredCustomerId, tenantId }, select: party }),
+    tx.referralProgram.findFirst({ where: { id: referral.programId, tenantId } }),
+  ]);
+  return referralData(referral, referrer, referred, program);
+}
+
+export function referralData(
+  referral: { id: string; status: string; reward: Prisma.JsonValue },
+  referrer: { id: string; email: string; name: string },
+  referred: { id: string; email: string; name: string },
+  program: { rewardKind: string; rewardValue: number; rewardCycles: number } | null,
+): EventData {
+  const snap = (referral.reward ?? null) as { kind?: string; value?: number; cycles?: number } | null;
+  return {
+    referral_id: referral.id,
+    status: referral.status.toLowerCase(),
+    referrer,
+    referred,
+    reward: {
+      kind: snap?.kind ?? program?.rewardKind ?? null,
+      value: snap?.value ?? program?.rewardValue ?? null,
+      cycles: snap?.cycles ?? program?.rewardCycles ?? null,
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// Claims due deliveries with a lease (FOR UPDATE SKIP LOCKED): N dispatchers on one database never
+// send the same attempt twice, and a crashed holder's rows come back when its lease runs out. Due
+// means next_attempt_at reached on the tenant's clock: the wall clock, or a sandbox tenant's own.
+import type { PrismaClient } from "../../generated/prisma/client.ts";
+
+export interface ClaimedDelivery {
+  id: string;
+  tenant_id: string;
+  event_id: string;
+  endpoint_id: string;
+  attempt_count: number;
+  series_start: number;
+  /** When it fell due (tenant clock). */
+  due_at: Date;
+  type: string;
+  data: unknown;
+  event_created_at: Date;
+  /** Wall-clock time the event was written. */
+  event_recorded_at: Date;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  mode: "LIVE" | "SANDBOX";
+  clock_at: Date | null;
+}
+
+export async function claimDueDeliveries(
+  prisma: PrismaClient,
+  input: { limit: number; now: Date; leaseMs: number; skipEndpoints: string[]; tenantId?: string },
+): Promise<ClaimedDelivery[]> {
+  const now = input.now.toISOString();
+  const leaseUntil = new Date(input.now.getTime() + input.leaseMs).toISOString();
+  return prisma.$queryRaw<ClaimedDelivery[]>`
+    WITH due AS (
+      SELECT d.id FROM webhook_deliveries d JOIN tenants t ON t.id = d.tenant_id
+      WHERE d.status = 'PENDING'
+        AND d.next_attempt_at <= CASE WHEN t.mode = 'SANDBOX' AND t.clock_at IS NOT NULL THEN t.clock_at ELSE ${now}::timestamp(3) END
+        AND (d.lease_until IS NULL OR d.lease_until < ${now}::timestamp(3))
+        AND NOT (d.endpoint_id = ANY (${input.skipEndpoints}::text[]))
+        AND (${input.tenantId ?? null}::text IS NULL OR d.tenant_id = ${input.tenantId ?? null}::text)
+      ORDER BY d.next_attempt_at
+      LIMIT ${input.limit}
+      FOR UPDATE OF d SKIP LOCKED
+    ), claimed AS (
+      UPDATE webhook_deliveries d SET lease_until = ${leaseUntil}::timestamp(3)
+      FROM due WHERE d.id = due.id
+      RETURNING d.id, d.tenant_id, d.event_id, d.endpoint_id, d.attempt_count, d.series_start, d.next_attempt_at
+    )
+    SELECT c.id, c.tenant_id, c.event_id, c.endpoint_id, c.attempt_count, c.series_start, c.next_attempt_at AS due_at,
+           e.type, e.data, e.created_at AS event_created_at, e.recorded_at AS event_recorded_at,
+           ep.url, ep.secret, ep.previous_secret, ep.previous_secret_expires_at, t.mode::text AS mode, t.clock_at
+    FROM claimed c
+    JOIN events e ON e.id = c.event_id AND e.tenant_id = c.tenant_id
+    JOIN webhook_endpoints ep ON ep.id = c.endpoint_id AND ep.tenant_id = c.tenant_id
+    JOIN tenants t ON t.id = c.tenant_id
+    ORDER BY c.next_attempt_at`;
+}

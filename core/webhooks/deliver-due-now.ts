@@ -1,0 +1,46 @@
+// Sandbox: advanceClock performs the deliveries that fall due at each stop, synchronously, so the
+// retry schedule runs on the tenant's clock. Rows a background dispatcher holds are waited for: their
+// outcome (and next retry) must be known before the clock moves on.
+import type { Runtime } from "../runtime.ts";
+import { attemptDelivery } from "./attempt-delivery.ts";
+import { claimDueDeliveries } from "./claim-deliveries.ts";
+import { DEFAULT_DISPATCHER_OPTIONS, storeOutcomes } from "./dispatcher.ts";
+
+const WAIT_FOR_HELD_MS = 15_000;
+
+/** Attempts every delivery of the tenant due on its clock; returns how many attempts were made. */
+export async function deliverDueNow(runtime: Runtime, tenantId: string): Promise<number> {
+  const prisma = runtime.db.prisma;
+  const deadline = Date.now() + WAIT_FOR_HELD_MS;
+  let attempts = 0;
+  for (;;) {
+    const claimed = await claimDueDeliveries(prisma, {
+      limit: 50,
+      now: runtime.wallClock.now(),
+      leaseMs: DEFAULT_DISPATCHER_OPTIONS.leaseMs,
+      skipEndpoints: [],
+      tenantId,
+    });
+    if (claimed.length > 0) {
+      await storeOutcomes(runtime, await Promise.all(claimed.map((d) => attemptDelivery(d, runtime.wallClock))));
+      attempts += claimed.length;
+      continue;
+    }
+    const [held] = await prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM webhook_deliveries d JOIN tenants t ON t.id = d.tenant_id
+      WHERE d.tenant_id = ${tenantId} AND d.status = 'PENDING' AND d.next_attempt_at <= t.clock_at
+        AND d.lease_until >= ${runtime.wallClock.now().toISOString()}::timestamp(3)`;
+    if (!held?.n || Date.now() > deadline) return attempts;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The earliest pending retry of the tenant after `after`, for advanceClock's stops. */
+export async function nextDeliveryDueAfter(runtime: Runtime, tenantId: string, after: Date): Promise<Date | null> {
+  const row = await runtime.db.prisma.webhookDelivery.findFirst({
+    where: { tenantId, status: "PENDING", nextAttemptAt: { gt: after } },
+    orderBy: { nextAttemptAt: "asc" },
+    select: { nextAttemptAt: true },
+  });
+  return row?.nextAttemptAt ?? null;
+}

@@ -1,0 +1,161 @@
+// The webhook dispatcher of one process. Woken by the deliveries' NOTIFY right after commit (and by a
+// poll for retries), it keeps up to `concurrency` attempts in flight, at most `perEndpoint` of them
+// to one endpoint, so a stalled receiver holds a few slots and never the others' deliveries.
+// Outcomes are written in batches. Crash safety comes from the leases: nothing is marked done before
+// the receiver answered, and an abandoned lease makes the delivery due again.
+import type { Runtime } from "../runtime.ts";
+import { attemptDelivery, WEBHOOK_TIMEOUT_MS } from "./attempt-delivery.ts";
+import { claimDueDeliveries, type ClaimedDelivery } from "./claim-deliveries.ts";
+import { webhookAttempts, webhookExhausted, webhookFirstAttemptLag } from "./metrics.ts";
+import { recordAttempts, type AttemptOutcome } from "./record-attempts.ts";
+
+export const WEBHOOKS_CHANNEL = "billing_webhooks_due";
+
+export interface DispatcherOptions {
+  concurrency: number;
+  perEndpoint: number;
+  leaseMs: number;
+  timeoutMs: number;
+  flushMs: number;
+}
+
+export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
+  concurrency: 96,
+  perEndpoint: 16,
+  leaseMs: Number(process.env.WEBHOOK_LEASE_MS ?? 30_000),
+  timeoutMs: WEBHOOK_TIMEOUT_MS,
+  flushMs: 5,
+};
+
+export class WebhookDispatcher {
+  private inflight = 0;
+  private readonly perEndpoint = new Map<string, number>();
+  private pumping = false;
+  private wanted = false;
+  private backlog = false;
+  private pending: AttemptOutcome[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private readonly opts: DispatcherOptions;
+
+  constructor(
+    private readonly runtime: Runtime,
+    opts: Partial<DispatcherOptions> = {},
+  ) {
+    this.opts = { ...DEFAULT_DISPATCHER_OPTIONS, ...opts };
+  }
+
+  async start(): Promise<void> {
+    await this.runtime.db.listen(WEBHOOKS_CHANNEL, () => this.kick());
+    this.kick();
+  }
+
+  /** Look for due deliveries now (after a commit, a poll tick, or freed capacity). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.wanted = true;
+      return;
+    }
+    this.pumping = true;
+    void this.pump().finally(() => {
+      this.pumping = false;
+      if (this.wanted) this.kick();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    do {
+      this.wanted = false;
+      const free = this.opts.concurrency - this.inflight;
+      if (free <= 0) return;
+      let claimed: ClaimedDelivery[];
+      try {
+        claimed = await claimDueDeliveries(this.runtime.db.prisma, {
+          limit: free,
+          now: this.runtime.wallClock.now(),
+          leaseMs: this.opts.leaseMs,
+          skipEndpoints: [...this.perEndpoint].filter(([, n]) => n >= this.opts.perEndpoint).map(([id]) => id),
+        });
+      } catch (err) {
+        this.runtime.logger.error({ err }, "webhook claim failed");
+        return;
+      }
+      this.backlog = claimed.length === free;
+      for (const d of claimed) this.launch(d);
+    } while (this.wanted || this.backlog);
+  }
+
+  private launch(d: ClaimedDelivery): void {
+    const ep = d.endpoint_id;
+    // Over the per-endpoint cap (one claim can bring many rows of one endpoint): give the lease back.
+    if ((this.perEndpoint.get(ep) ?? 0) >= this.opts.perEndpoint) {
+      this.release(d.id);
+      return;
+    }
+    this.inflight++;
+    this.perEndpoint.set(ep, (this.perEndpoint.get(ep) ?? 0) + 1);
+    if (d.attempt_count === 0) webhookFirstAttemptLag.observe(Math.max(0, Date.now() - d.event_recorded_at.getTime()) / 1000);
+    void attemptDelivery(d, this.runtime.wallClock, this.opts.timeoutMs)
+      .then((outcome) => this.queue(outcome))
+      .catch((err) => this.runtime.logger.error({ err, delivery_id: d.id }, "webhook attempt crashed"))
+      .finally(() => {
+        this.inflight--;
+        const n = (this.perEndpoint.get(ep) ?? 1) - 1;
+        if (n <= 0) this.perEndpoint.delete(ep);
+        else this.perEndpoint.set(ep, n);
+        if (this.backlog || this.inflight < this.opts.concurrency / 2) this.kick();
+      });
+  }
+
+  private release(deliveryId: string): void {
+    void this.runtime.db.prisma.$executeRaw`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ${deliveryId}`.catch(() => undefined);
+  }
+
+  private queue(outcome: AttemptOutcome): void {
+    this.pending.push(outcome);
+    this.flushTimer ??= setTimeout(() => void this.flush(), this.opts.flushMs);
+  }
+
+  /** Writes the outcomes gathered so far. Resolves when they (and any earlier batch) are stored. */
+  flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = this.flushing.then(() => storeOutcomes(this.runtime, batch));
+    return this.flushing;
+  }
+
+  /** Stop claiming; wait for the attempts in flight and write their outcomes. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    while (this.inflight > 0) await new Promise((r) => setTimeout(r, 10));
+    await this.flush();
+  }
+}
+
+/** Stores outcomes and raises the alarms: error log and metric for every exhausted delivery. */
+export async function storeOutcomes(runtime: Runtime, outcomes: AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  try {
+    await recordAttempts(runtime.db.prisma, outcomes);
+  } catch (err) {
+    // The leases run out and the deliveries are attempted again: at-least-once, never lost.
+    runtime.logger.error({ err, count: outcomes.length }, "webhook outcomes not stored");
+    return;
+  }
+  for (const o of outcomes) {
+    webhookAttempts.inc({ outcome: o.status === "DELIVERED" ? "delivered" : o.status === "FAILED" ? "fatal" : "failed" });
+    if (o.status === "EXHAUSTED") {
+      webhookExhausted.inc();
+      runtime.logger.error(
+        { delivery_id: o.deliveryId, tenant_id: o.tenantId, attempts: o.attemptNo, last_status: o.statusCode, last_error: o.error },
+        "webhook delivery exhausted",
+      );
+    } else if (o.status === "FAILED") {
+      runtime.logger.error({ delivery_id: o.deliveryId, tenant_id: o.tenantId, error: o.error }, "webhook delivery failed fatally");
+    }
+  }
+}
