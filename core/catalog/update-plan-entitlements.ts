@@ -20,7 +20,9 @@ export async function updatePlanEntitlements(prisma: PrismaClient, wall: Clock, 
       let after: string | undefined;
       for (;;) {
         const subs = await tx.subscription.findMany({
-          where: { tenantId: plan.tenantId, planId: plan.id, status: { not: "CANCELED" }, ...(after ? { id: { gt: after } } : {}) },
+          // Living: not canceled, and born (a checkout awaiting its first Pix payment has had no event yet,
+          // and subscription.updated never carries pending_first_payment).
+          where: { tenantId: plan.tenantId, planId: plan.id, status: { notIn: ["CANCELED", "PENDING_FIRST_PAYMENT"] }, ...(after ? { id: { gt: after } } : {}) },
           include: subscriptionDetailInclude,
           orderBy: { id: "asc" },
           take: BATCH,

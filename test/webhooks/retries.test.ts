@@ -1,0 +1,160 @@
+// The retry schedule on a sandbox clock, to the minute: first attempt at once, then +1 min, +5 min,
+// +30 min, +2 h, +6 h, +24 h from the previous attempt; exhausted after 7 with an alarm; a manual
+// redelivery; an outage that loses nothing; a malformed URL that fails once and for all; a
+// receiver that hangs is cut at 10 s without holding up another endpoint.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { newId } from "../../core/shared/ids.ts";
+import { advanceClock, CARDS, subscribe } from "../helpers/billing.ts";
+import { get, gql, op } from "../helpers/http.ts";
+import { testService } from "../helpers/service.ts";
+import { newTenant } from "../helpers/tenant.ts";
+import { addEndpoint, deliveries, Receiver } from "../helpers/webhook-receiver.ts";
+
+const T0 = "2027-05-10T12:00:00.000Z";
+const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
+const MIN = 60_000;
+
+const receivers: Receiver[] = [];
+async function receiver(): Promise<Receiver> {
+  const r = await Receiver.start();
+  receivers.push(r);
+  return r;
+}
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.stop()));
+  vi.restoreAllMocks();
+});
+
+describe("webhook retries on the tenant's clock", () => {
+  it("retries at +1m, +5m, +30m, +2h, +6h, +24h, then exhausts with an alarm; redeliverEvent starts over", { timeout: 60_000 }, async () => {
+    const t = await newTenant();
+    await advanceClock(t, T0);
+    const rcv = await receiver();
+    rcv.answer = () => ({ status: 503 });
+    await addEndpoint(t, rcv.url);
+    const { runtime } = await testService();
+    const alarm = vi.spyOn(runtime.logger, "error");
+
+    await subscribe(t.monthlyOfferId); // subscription.activated + invoice.paid at T0
+    await rcv.waitFor((rs) => rs.length === 2); // first attempts: at once, without moving the clock
+    await expect.poll(async () => (await deliveries(t)).map((d) => d.nextAttemptAt)).toEqual([at(MIN), at(MIN)]);
+
+    await advanceClock(t, at(MIN - 1000));
+    expect(rcv.requests).toHaveLength(2); // 59 s later: nothing due yet
+    await advanceClock(t, at(MIN));
+    expect(rcv.requests).toHaveLength(4);
+    expect((await deliveries(t)).map((d) => d.nextAttemptAt)).toEqual([at(6 * MIN), at(6 * MIN)]);
+
+    // One long move performs every retry that falls due, each at its own instant.
+    const summary = await op(`mutation($t: ID!, $to: DateTime!) { advanceClock(tenantId: $t, to: $to) { webhookAttempts } }`, {
+      t: t.tenantId,
+      to: at(3 * 24 * 60 * MIN),
+    });
+    expect(summary.advanceClock.webhookAttempts).toBe(10);
+    const log = await deliveries(t);
+    const schedule = [0, 1, 6, 36, 156, 516, 1956].map((m) => at(m * MIN));
+    for (const d of log) {
+      expect(d).toMatchObject({ status: "EXHAUSTED", attemptCount: 7, nextAttemptAt: null, lastStatusCode: 503, deliveredAt: null });
+      expect(d.attempts.map((a: any) => a.scheduledAt)).toEqual(schedule);
+      expect(d.attempts.map((a: any) => a.statusCode)).toEqual(Array(7).fill(503));
+      expect(d.attempts.map((a: any) => a.attemptNo)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      // Every attempt carried the same event, byte for byte.
+      const raws = new Set(rcv.of(d.event.id).map((r) => r.raw));
+      expect(rcv.of(d.event.id)).toHaveLength(7);
+      expect(raws.size).toBe(1);
+    }
+
+    // The alarm: an error log line per delivery, the metric, and the GraphQL list (tenant and operator).
+    expect(alarm.mock.calls.filter((c) => c[1] === "webhook delivery exhausted")).toHaveLength(2);
+    const metrics = await (await fetch(`${(await testService()).baseUrl}/metrics`)).text();
+    expect(Number(/^webhook_deliveries_exhausted_total (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
+    const mine = await gql(`{ exhaustedWebhookDeliveries(first: 10) { edges { node { id event { id } } } } }`, {}, t.readKey);
+    expect(mine.data.exhaustedWebhookDeliveries.edges.map((e: any) => e.node.id).sort()).toEqual(log.map((d) => d.id).sort());
+    const ops = await op(`{ exhaustedWebhookDeliveries(first: 500) { edges { node { id } } } }`);
+    const opIds = ops.exhaustedWebhookDeliveries.edges.map((e: any) => e.node.id);
+    for (const d of log) expect(opIds).toContain(d.id);
+
+    // The receiver is fixed; the tenant replays one event: a new series, delivered at once.
+    rcv.answer = () => ({ status: 204 });
+    const eventId = log[0].event.id;
+    const red = await gql(`mutation($e: ID!) { redeliverEvent(eventId: $e) { id status nextAttemptAt } }`, { e: eventId }, t.writeKey);
+    expect(red.data.redeliverEvent).toEqual([{ id: log[0].id, status: "PENDING", nextAttemptAt: at(3 * 24 * 60 * MIN) }]);
+    await expect.poll(async () => (await deliveries(t, { eventId }))[0].status).toBe("DELIVERED");
+    const after = (await deliveries(t, { eventId }))[0];
+    expect(after.attempts.at(-1)).toMatchObject({ attemptNo: 8, statusCode: 204, error: null });
+    expect(rcv.of(eventId)).toHaveLength(8);
+
+    // A read key cannot redeliver; another tenant's event is not found, like an unknown one.
+    const ro = await gql(`mutation($e: ID!) { redeliverEvent(eventId: $e) { id } }`, { e: eventId }, t.readKey);
+    expect(ro.errors?.[0]?.extensions?.code).toBe("insufficient_scope");
+    const other = await newTenant();
+    const foreign = await gql(`mutation($e: ID!) { redeliverEvent(eventId: $e) { id } }`, { e: eventId }, other.writeKey);
+    const unknown = await gql(`mutation($e: ID!) { redeliverEvent(eventId: $e) { id } }`, { e: newId("event") }, other.writeKey);
+    expect(foreign.errors?.[0]?.extensions?.code).toBe("not_found");
+    expect(JSON.stringify(foreign)).toBe(JSON.stringify(unknown));
+  });
+
+  it("an outage loses nothing: refused connections are retried until the receiver is back", { timeout: 60_000 }, async () => {
+    const t = await newTenant();
+    await advanceClock(t, T0);
+    const rcv = await receiver();
+    await addEndpoint(t, rcv.url);
+    await rcv.down();
+    await subscribe(t.monthlyOfferId);
+    await subscribe(t.monthlyOfferId, { card_number: CARDS.laterDeclines });
+    await expect.poll(async () => (await deliveries(t)).map((d) => d.attemptCount)).toEqual([1, 1, 1, 1]);
+    await advanceClock(t, at(6 * MIN)); // attempts 2 and 3 fail too
+    let log = await deliveries(t);
+    expect(log.every((d) => d.status === "PENDING" && d.attemptCount === 3)).toBe(true);
+    expect(log[0].attempts[0].statusCode).toBeNull();
+    expect(log[0].attempts[0].error).toMatch(/ECONNREFUSED/);
+
+    await rcv.up();
+    await advanceClock(t, at(36 * MIN));
+    log = await deliveries(t);
+    expect(log.map((d) => d.status)).toEqual(["DELIVERED", "DELIVERED", "DELIVERED", "DELIVERED"]);
+    const events = (await get(`/v1/events`, t.readKey)).body.results.map((e: any) => e.id);
+    expect(events).toHaveLength(4);
+    for (const id of events) expect(rcv.of(id)).toHaveLength(1);
+  });
+
+  it("a malformed endpoint URL fails fatally, with no retry", async () => {
+    const t = await newTenant();
+    await advanceClock(t, T0);
+    // The API refuses such URLs; this one predates the check (written straight to the table).
+    const { runtime } = await testService();
+    await runtime.db.prisma.webhookEndpoint.create({
+      data: { id: newId("webhookEndpoint"), tenantId: t.tenantId, url: "http://exa mple.com:99999/hook", events: [], secret: "whsec_x" },
+    });
+    await subscribe(t.monthlyOfferId);
+    await expect.poll(async () => (await deliveries(t)).map((d) => d.status)).toEqual(["FAILED", "FAILED"]);
+    await advanceClock(t, at(3 * 24 * 60 * MIN));
+    const log = await deliveries(t);
+    expect(log.map((d) => d.attemptCount)).toEqual([1, 1]);
+    expect(log[0].attempts[0].error).toBe("malformed endpoint URL");
+  });
+
+  it("a receiver that hangs is cut at 10 s; another endpoint is served meanwhile", { timeout: 40_000 }, async () => {
+    const t = await newTenant();
+    await advanceClock(t, T0);
+    const hang = await receiver();
+    hang.answer = () => "hang";
+    const fine = await receiver();
+    await addEndpoint(t, hang.url);
+    await addEndpoint(t, fine.url);
+    const started = Date.now();
+    await subscribe(t.monthlyOfferId);
+    await fine.waitFor((rs) => rs.length === 2, 3_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await hang.waitFor((rs) => rs.length === 2);
+    await expect
+      .poll(async () => (await deliveries(t)).filter((d) => d.endpoint && d.attemptCount === 1 && d.status === "PENDING").length, { timeout: 15_000 })
+      .toBe(2);
+    const cut = (await deliveries(t)).filter((d) => d.status === "PENDING");
+    for (const d of cut) {
+      expect(d.attempts[0].error).toMatch(/timeout after 10000 ms/);
+      expect(d.attempts[0].statusCode).toBeNull();
+      expect(d.nextAttemptAt).toBe(at(MIN));
+    }
+  });
+});
