@@ -8,6 +8,7 @@ import { createRuntime, type Runtime, type RuntimeConfig } from "../core/runtime
 import { createGraphQL, type Yoga } from "../schema/yoga.ts";
 import { createApp } from "./app.ts";
 import { checkoutRouter } from "./hosted/checkout-router.ts";
+import { demoReceiverRouter } from "./hosted/demo-receiver.ts";
 
 export interface Service {
   runtime: Runtime;
@@ -24,7 +25,7 @@ export async function buildService(
   const runtime = await createRuntime(db, logger, config);
   const yoga = createGraphQL(runtime);
   const storeFor = opts.redisUrl ? await redisStores(opts.redisUrl) : undefined;
-  const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: [checkoutRouter(runtime)] });
+  const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: [checkoutRouter(runtime), demoReceiverRouter(runtime)] });
   return { runtime, yoga, app };
 }
 

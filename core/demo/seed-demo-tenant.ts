@@ -9,6 +9,7 @@ import type { Runtime } from "../runtime.ts";
 import { createApiKey } from "../tenants/create-api-key.ts";
 import { createTenant } from "../tenants/create-tenant.ts";
 import { createWebhookEndpoint } from "../webhooks/create-webhook-endpoint.ts";
+import { DEMO_RECEIVER_PATH } from "./receive-demo-webhook.ts";
 
 export const DEMO_TENANT_NAME = "Demo SaaS (sandbox)";
 
@@ -48,7 +49,7 @@ export async function seedDemoTenant(runtime: Runtime): Promise<DemoTenant | nul
   const monthly = await offer("MONTH", 4990);
   const yearly = await offer("YEAR", 49900);
   const coupon = await createCoupon(prisma, { tenantId: tenant.id, code: "BEMVINDO10", percentOff: 10, cycles: 3 });
-  await createWebhookEndpoint(prisma, { tenantId: tenant.id, url: `${runtime.config.publicUrl}/demo/webhooks`, events: [] });
+  await createWebhookEndpoint(prisma, { tenantId: tenant.id, url: `${runtime.config.publicUrl}${DEMO_RECEIVER_PATH}`, events: [] });
   const write = await createApiKey(prisma, { tenantId: tenant.id, scope: "WRITE" });
   const read = await createApiKey(prisma, { tenantId: tenant.id, scope: "READ" });
   return {

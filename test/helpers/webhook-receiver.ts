@@ -10,6 +10,8 @@ export interface Received {
   raw: string;
   body: any;
   at: number;
+  /** Status answered; undefined while (or when never) answered. */
+  answered?: number;
 }
 
 export type Answer = { status: number; delayMs?: number } | "hang";
@@ -72,7 +74,10 @@ export class Receiver {
         this.requests.push(rec);
         const answer = this.answer(rec, this.requests.length);
         if (answer === "hang") return; // never answers: the sender's timeout must cut it
-        setTimeout(() => res.writeHead(answer.status).end("ok"), answer.delayMs ?? 0);
+        setTimeout(() => {
+          rec.answered = answer.status;
+          res.writeHead(answer.status).end("ok");
+        }, answer.delayMs ?? 0);
       });
     });
   }
