@@ -45,6 +45,10 @@ export function postWebhook(
   } catch {
     return Promise.resolve({ statusCode: null, latencyMs: 0, error: "malformed endpoint URL", fatal: true });
   }
+  // An address literal never goes through the lookup: check it here.
+  if (opts.publicOnly && isPrivateHost(url.hostname)) {
+    return Promise.resolve({ statusCode: null, latencyMs: 0, error: `refused: ${url.hostname} is a private address`, fatal: false });
+  }
   const started = performance.now();
   return new Promise((resolve) => {
     let settled = false;

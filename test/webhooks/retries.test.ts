@@ -2,7 +2,10 @@
 // +30 min, +2 h, +6 h, +24 h from the previous attempt; exhausted after 7 with an alarm; a manual
 // redelivery; an outage that loses nothing; a malformed URL that fails once and for all; a
 // receiver that hangs is cut at 10 s without holding up another endpoint.
+import dns from "node:dns";
+import os from "node:os";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { isPrivateHost } from "../../core/webhooks/endpoint-url.ts";
 import { newId } from "../../core/shared/ids.ts";
 import { advanceClock, CARDS, subscribe } from "../helpers/billing.ts";
 import { get, gql, op } from "../helpers/http.ts";
@@ -158,3 +161,38 @@ describe("webhook retries on the tenant's clock", () => {
     }
   });
 });
+
+// The machine's own name resolves to a loopback address through /etc/hosts: the connect-time lookup
+// must refuse it although the name itself looks public.
+const hostname = os.hostname();
+const hostnameIsPrivate = await dns.promises
+  .lookup(hostname)
+  .then((a) => isPrivateHost(a.address) && !isPrivateHost(hostname))
+  .catch(() => false);
+
+describe("SSRF guard at send time (LIVE tenants)", () => {
+  it.skipIf(!hostnameIsPrivate).each([[hostname]])("refuses a public-looking name that resolves inside (%s)", async (host) => {
+    await expectRefused(host);
+  });
+
+  it.each([["127.0.0.1"], ["localhost"]])("never connects to a private address (%s), even for an endpoint that predates the check", async (host) => {
+    await expectRefused(host);
+  });
+});
+
+async function expectRefused(host: string): Promise<void> {
+  {
+    const t = await newTenant({ mode: "LIVE" });
+    const rcv = await receiver();
+    const { runtime } = await testService();
+    await runtime.db.prisma.webhookEndpoint.create({
+      data: { id: newId("webhookEndpoint"), tenantId: t.tenantId, url: rcv.url.replace("127.0.0.1", host), events: [], secret: "whsec_x" },
+    });
+    await subscribe(t.monthlyOfferId);
+    await expect.poll(async () => (await deliveries(t)).map((d) => d.attemptCount)).toEqual([1, 1]);
+    const log = await deliveries(t);
+    expect(log[0].attempts[0].error).toMatch(/^refused: .*private address/);
+    expect(log[0].status).toBe("PENDING"); // retried later (DNS may change), never delivered to the inside
+    expect(rcv.requests).toHaveLength(0);
+  }
+}
