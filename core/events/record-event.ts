@@ -3,6 +3,7 @@
 // one delivery row per subscribed endpoint; the insert trigger's NOTIFY wakes the dispatchers on commit.
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { newId } from "../shared/ids.ts";
+import { deliveryId, subscribedEndpoints } from "../webhooks/delivery-fan-out.ts";
 import type { EventType } from "./event-types.ts";
 
 export type Tx = Prisma.TransactionClient;
@@ -23,9 +24,7 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<string> {
       VALUES (${id}, ${event.tenantId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.at.toISOString()}::timestamp(3))
       RETURNING id, tenant_id, type, created_at)
     INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at)
-    SELECT 'dlv_' || substr(e.id, 5) || '_' || substr(ep.id, 4), e.tenant_id, e.id, ep.id, 'PENDING', e.created_at
-    FROM e JOIN webhook_endpoints ep
-      ON ep.tenant_id = e.tenant_id AND ep.active AND (cardinality(ep.events) = 0 OR e.type = ANY (ep.events))`;
+    SELECT ${deliveryId}, e.tenant_id, e.id, ep.id, 'PENDING', e.created_at FROM e ${subscribedEndpoints}`;
   return id;
 }
 
@@ -34,8 +33,6 @@ export async function fanOutEvents(tx: Tx, tenantIds: string[], eventIds: string
   if (eventIds.length === 0) return;
   await tx.$executeRaw`
     INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at)
-    SELECT 'dlv_' || substr(e.id, 5) || '_' || substr(ep.id, 4), e.tenant_id, e.id, ep.id, 'PENDING', e.created_at
-    FROM events e JOIN webhook_endpoints ep
-      ON ep.tenant_id = e.tenant_id AND ep.active AND (cardinality(ep.events) = 0 OR e.type = ANY (ep.events))
+    SELECT ${deliveryId}, e.tenant_id, e.id, ep.id, 'PENDING', e.created_at FROM events e ${subscribedEndpoints}
     WHERE e.tenant_id = ANY (${[...new Set(tenantIds)]}::text[]) AND e.id = ANY (${eventIds}::text[])`;
 }

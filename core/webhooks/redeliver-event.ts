@@ -5,6 +5,7 @@ import type { PrismaClient } from "../../generated/prisma/client.ts";
 import type { Db } from "../../prisma/client.ts";
 import type { Clock } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
+import { deliveryId, subscribedEndpoints } from "./delivery-fan-out.ts";
 import { WEBHOOKS_CHANNEL } from "./dispatcher.ts";
 
 export async function redeliverEvent(db: Db, clock: Clock, input: { tenantId: string; eventId: string }) {
@@ -14,9 +15,7 @@ export async function redeliverEvent(db: Db, clock: Clock, input: { tenantId: st
   const now = clock.now().toISOString();
   const rows = await prisma.$queryRaw<{ id: string }[]>`
     INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at)
-    SELECT 'dlv_' || substr(e.id, 5) || '_' || substr(ep.id, 4), e.tenant_id, e.id, ep.id, 'PENDING', ${now}::timestamp(3)
-    FROM events e JOIN webhook_endpoints ep
-      ON ep.tenant_id = e.tenant_id AND ep.active AND (cardinality(ep.events) = 0 OR e.type = ANY (ep.events))
+    SELECT ${deliveryId}, e.tenant_id, e.id, ep.id, 'PENDING', ${now}::timestamp(3) FROM events e ${subscribedEndpoints}
     WHERE e.id = ${event.id} AND e.tenant_id = ${input.tenantId}
     ON CONFLICT (event_id, endpoint_id) DO UPDATE
       SET status = 'PENDING', series_start = webhook_deliveries.attempt_count, next_attempt_at = EXCLUDED.next_attempt_at
