@@ -3,6 +3,8 @@
 // redelivery; an outage that loses nothing; a malformed URL that fails once and for all; a
 // receiver that hangs is cut at 10 s without holding up another endpoint.
 import dns from "node:dns";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isPrivateHost } from "../../core/webhooks/endpoint-url.ts";
@@ -196,3 +198,31 @@ async function expectRefused(host: string): Promise<void> {
     expect(rcv.requests).toHaveLength(0);
   }
 }
+
+describe("receiver answers", () => {
+  it("a 2xx with a huge, endless body counts as delivered; the body is cut off and nothing else suffers", { timeout: 30_000 }, async () => {
+    const t = await newTenant();
+    await advanceClock(t, T0);
+    let served = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      served++;
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      const chunk = Buffer.alloc(64 * 1024, 120);
+      const pump = setInterval(() => (res.destroyed ? clearInterval(pump) : res.write(chunk)), 1); // ~64 MB/s, never ends
+      res.on("close", () => clearInterval(pump));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    try {
+      await addEndpoint(t, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`);
+      await subscribe(t.monthlyOfferId);
+      await expect.poll(async () => (await deliveries(t)).map((d) => `${d.status}:${d.lastStatusCode}`)).toEqual(["DELIVERED:200", "DELIVERED:200"]);
+      await subscribe(t.monthlyOfferId); // the same endpoint still works
+      await expect.poll(async () => (await deliveries(t)).filter((d) => d.status === "DELIVERED").length).toBe(4);
+      expect(served).toBe(4);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
