@@ -2,10 +2,13 @@
 import { main as billingRun } from "./billing-run.ts";
 import { main as entitlements } from "./entitlements.ts";
 import { main as pagination } from "./pagination.ts";
+import { main as webhooks } from "./webhooks.ts";
 
-console.log("\n######## 1/3  GET /v1/entitlements: ceiling vs direct Prisma vs facade ########\n");
+console.log("\n######## 1/4  GET /v1/entitlements: ceiling vs direct Prisma vs facade ########\n");
 await entitlements();
-console.log("\n######## 2/3  GET /v1/subscriptions: keyset pagination over the whole tenant ########\n");
+console.log("\n######## 2/4  GET /v1/subscriptions: keyset pagination over the whole tenant ########\n");
 await pagination();
-console.log("\n######## 3/3  Billing run: one pass over 10k and 100k due renewals, and a dunning cycle ########\n");
+console.log("\n######## 3/4  Billing run: one pass over 10k and 100k due renewals, and a dunning cycle ########\n");
 await billingRun();
+console.log("\n######## 4/4  Webhooks: 20k deliveries to a loopback receiver, commit -> first attempt, a stalled receiver ########\n");
+await webhooks();

@@ -85,11 +85,12 @@ export class Receivers {
     return [...this.counts];
   }
 
-  /** Resolves true once endpoint `i` has seen all it expects; false when nothing new arrived for `idleMs`. */
-  async waitFor(i: number, idleMs = 60_000): Promise<boolean> {
-    this.lastProgressAt = Date.now();
+  /** Resolves true once endpoint `i` has seen all it expects; false past `deadlineMs`, or when nothing new arrived for `idleMs`. */
+  async waitFor(i: number, { deadlineMs, idleMs = 60_000 }: { deadlineMs: number; idleMs?: number }): Promise<boolean> {
+    const start = Date.now();
+    this.lastProgressAt = start;
     while (!this.complete.has(i)) {
-      if (Date.now() - this.lastProgressAt > idleMs) return false;
+      if (Date.now() - this.lastProgressAt > idleMs || Date.now() - start > deadlineMs) return false;
       await new Promise<void>((wake) => {
         this.waiters.push(wake);
         setTimeout(wake, PROGRESS_MS).unref();
