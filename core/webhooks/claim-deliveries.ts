@@ -25,22 +25,45 @@ export interface ClaimedDelivery {
   clock_at: Date | null;
 }
 
+/**
+ * Claims up to `limit` due deliveries, at most `perEndpoint` per endpoint, less what `busy` says is
+ * already in flight to an endpoint (its remaining room, possibly 0). The cap is applied here, in
+ * SQL, so nothing is claimed that could not be sent at once. Candidates come from a window of the
+ * earliest due rows (endpoints without room are left out of it), then the picked rows are locked.
+ */
 export async function claimDueDeliveries(
   prisma: PrismaClient,
-  input: { limit: number; now: Date; leaseMs: number; skipEndpoints: string[]; tenantId?: string },
+  input: { limit: number; now: Date; leaseMs: number; perEndpoint: number; busy?: Map<string, number>; tenantId?: string },
 ): Promise<ClaimedDelivery[]> {
   const now = input.now.toISOString();
   const leaseUntil = new Date(input.now.getTime() + input.leaseMs).toISOString();
+  const busy = [...(input.busy ?? new Map<string, number>())];
+  const full = busy.filter(([, room]) => room <= 0).map(([id]) => id);
+  const window = Math.min(input.limit * 4, 2_000);
+  const tenantId = input.tenantId ?? null;
   return prisma.$queryRaw<ClaimedDelivery[]>`
-    WITH due AS (
-      SELECT d.id FROM webhook_deliveries d JOIN tenants t ON t.id = d.tenant_id
-      WHERE d.status = 'PENDING'
-        AND d.next_attempt_at <= CASE WHEN t.mode = 'SANDBOX' AND t.clock_at IS NOT NULL THEN t.clock_at ELSE ${now}::timestamp(3) END
-        AND (d.lease_until IS NULL OR d.lease_until < ${now}::timestamp(3))
-        AND NOT (d.endpoint_id = ANY (${input.skipEndpoints}::text[]))
-        AND (${input.tenantId ?? null}::text IS NULL OR d.tenant_id = ${input.tenantId ?? null}::text)
-      ORDER BY d.next_attempt_at
+    WITH candidates AS (
+      SELECT w.id, w.endpoint_id, w.next_attempt_at,
+             row_number() OVER (PARTITION BY w.endpoint_id ORDER BY w.next_attempt_at, w.id) AS rn
+      FROM (
+        SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d JOIN tenants t ON t.id = d.tenant_id
+        WHERE d.status = 'PENDING'
+          AND d.next_attempt_at <= CASE WHEN t.mode = 'SANDBOX' AND t.clock_at IS NOT NULL THEN t.clock_at ELSE ${now}::timestamp(3) END
+          AND (d.lease_until IS NULL OR d.lease_until < ${now}::timestamp(3))
+          AND NOT (d.endpoint_id = ANY (${full}::text[]))
+          AND (${tenantId}::text IS NULL OR d.tenant_id = ${tenantId}::text)
+        ORDER BY d.next_attempt_at
+        LIMIT ${window}
+      ) w
+    ), picked AS (
+      SELECT c.id FROM candidates c
+      LEFT JOIN unnest(${busy.map(([id]) => id)}::text[], ${busy.map(([, room]) => room)}::int[]) AS b(endpoint_id, room) ON b.endpoint_id = c.endpoint_id
+      WHERE c.rn <= COALESCE(b.room, ${input.perEndpoint}::int)
+      ORDER BY c.next_attempt_at
       LIMIT ${input.limit}
+    ), due AS (
+      SELECT d.id FROM webhook_deliveries d
+      WHERE d.id IN (SELECT id FROM picked) AND d.status = 'PENDING' AND (d.lease_until IS NULL OR d.lease_until < ${now}::timestamp(3))
       FOR UPDATE OF d SKIP LOCKED
     ), claimed AS (
       UPDATE webhook_deliveries d SET lease_until = ${leaseUntil}::timestamp(3)

@@ -18,7 +18,7 @@ export async function deliverDueNow(runtime: Runtime, tenantId: string): Promise
       limit: 50,
       now: runtime.wallClock.now(),
       leaseMs: DEFAULT_DISPATCHER_OPTIONS.leaseMs,
-      skipEndpoints: [],
+      perEndpoint: 50,
       tenantId,
     });
     if (claimed.length > 0) {

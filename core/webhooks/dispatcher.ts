@@ -1,6 +1,7 @@
 // The webhook dispatcher of one process. Woken by the deliveries' NOTIFY right after commit (and by a
 // poll for retries), it keeps up to `concurrency` attempts in flight, at most `perEndpoint` of them
-// to one endpoint, so a stalled receiver holds a few slots and never the others' deliveries.
+// to one endpoint, and only `slowEndpoint` to an endpoint whose last attempt timed out (for a
+// minute): stalled receivers hold a few slots and never the others' deliveries.
 // Outcomes are written in batches. Crash safety comes from the leases: nothing is marked done before
 // the receiver answered, and an abandoned lease makes the delivery due again.
 import type { Runtime } from "../runtime.ts";
@@ -14,14 +15,19 @@ export const WEBHOOKS_CHANNEL = "billing_webhooks_due";
 export interface DispatcherOptions {
   concurrency: number;
   perEndpoint: number;
+  /** Cap for an endpoint whose last attempt timed out, for `slowForMs`. */
+  slowEndpoint: number;
+  slowForMs: number;
   leaseMs: number;
   timeoutMs: number;
   flushMs: number;
 }
 
 export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
-  concurrency: 96,
+  concurrency: 256,
   perEndpoint: 16,
+  slowEndpoint: 2,
+  slowForMs: 60_000,
   leaseMs: Number(process.env.WEBHOOK_LEASE_MS ?? 30_000),
   timeoutMs: WEBHOOK_TIMEOUT_MS,
   flushMs: 5,
@@ -30,6 +36,8 @@ export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
 export class WebhookDispatcher {
   private inflight = 0;
   private readonly perEndpoint = new Map<string, number>();
+  /** Endpoints that timed out lately -> until when they get the slow cap. */
+  private readonly slowUntil = new Map<string, number>();
   private pumping = false;
   private wanted = false;
   private backlog = false;
@@ -76,7 +84,8 @@ export class WebhookDispatcher {
           limit: free,
           now: this.runtime.wallClock.now(),
           leaseMs: this.opts.leaseMs,
-          skipEndpoints: [...this.perEndpoint].filter(([, n]) => n >= this.opts.perEndpoint).map(([id]) => id),
+          perEndpoint: this.opts.perEndpoint,
+          busy: this.room(),
         });
       } catch (err) {
         this.runtime.logger.error({ err }, "webhook claim failed");
@@ -87,18 +96,29 @@ export class WebhookDispatcher {
     } while (this.wanted || this.backlog);
   }
 
+  /** Room left per endpoint that has attempts in flight or a reduced cap. */
+  private room(): Map<string, number> {
+    const now = Date.now();
+    const room = new Map<string, number>();
+    for (const [ep, until] of this.slowUntil) {
+      if (until <= now) this.slowUntil.delete(ep);
+      else room.set(ep, this.opts.slowEndpoint);
+    }
+    for (const [ep, n] of this.perEndpoint) room.set(ep, (room.get(ep) ?? this.opts.perEndpoint) - n);
+    return room;
+  }
+
   private launch(d: ClaimedDelivery): void {
     const ep = d.endpoint_id;
-    // Over the per-endpoint cap (one claim can bring many rows of one endpoint): give the lease back.
-    if ((this.perEndpoint.get(ep) ?? 0) >= this.opts.perEndpoint) {
-      this.release(d.id);
-      return;
-    }
     this.inflight++;
     this.perEndpoint.set(ep, (this.perEndpoint.get(ep) ?? 0) + 1);
     if (d.attempt_count === 0) webhookFirstAttemptLag.observe(Math.max(0, Date.now() - d.event_recorded_at.getTime()) / 1000);
     void attemptDelivery(d, this.runtime.wallClock, this.opts.timeoutMs)
-      .then((outcome) => this.queue(outcome))
+      .then((outcome) => {
+        if (outcome.timedOut) this.slowUntil.set(ep, Date.now() + this.opts.slowForMs);
+        else if (outcome.statusCode !== null) this.slowUntil.delete(ep);
+        this.queue(outcome);
+      })
       .catch((err) => this.runtime.logger.error({ err, delivery_id: d.id }, "webhook attempt crashed"))
       .finally(() => {
         this.inflight--;
@@ -107,10 +127,6 @@ export class WebhookDispatcher {
         else this.perEndpoint.set(ep, n);
         if (this.backlog || this.inflight < this.opts.concurrency / 2) this.kick();
       });
-  }
-
-  private release(deliveryId: string): void {
-    void this.runtime.db.prisma.$executeRaw`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ${deliveryId}`.catch(() => undefined);
   }
 
   private queue(outcome: AttemptOutcome): void {

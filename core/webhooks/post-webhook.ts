@@ -13,12 +13,15 @@ export interface PostResult {
   error: string | null;
   /** A malformed URL: no retry. */
   fatal: boolean;
+  /** No answer within the timeout (the dispatcher then gives the endpoint fewer slots). */
+  timedOut: boolean;
 }
 
 const MAX_RESPONSE_BYTES = 1 << 20;
 const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: 16 }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: 16 }),
+  // Per origin; the dispatcher's caps bound what is really in flight (several endpoints may share one origin).
+  "http:": new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets: 64 }),
 };
 
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
@@ -43,19 +46,20 @@ export function postWebhook(
     url = new URL(rawUrl);
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
   } catch {
-    return Promise.resolve({ statusCode: null, latencyMs: 0, error: "malformed endpoint URL", fatal: true });
+    return Promise.resolve({ statusCode: null, latencyMs: 0, error: "malformed endpoint URL", fatal: true, timedOut: false });
   }
   // An address literal never goes through the lookup: check it here.
   if (opts.publicOnly && isPrivateHost(url.hostname)) {
-    return Promise.resolve({ statusCode: null, latencyMs: 0, error: `refused: ${url.hostname} is a private address`, fatal: false });
+    return Promise.resolve({ statusCode: null, latencyMs: 0, error: `refused: ${url.hostname} is a private address`, fatal: false, timedOut: false });
   }
   const started = performance.now();
   return new Promise((resolve) => {
     let settled = false;
-    const settle = (r: Omit<PostResult, "latencyMs" | "fatal">) => {
+    let timedOut = false;
+    const settle = (r: Pick<PostResult, "statusCode" | "error">) => {
       if (settled) return;
       settled = true;
-      resolve({ ...r, latencyMs: Math.round(performance.now() - started), fatal: false });
+      resolve({ ...r, latencyMs: Math.round(performance.now() - started), fatal: false, timedOut });
     };
     const lib = url.protocol === "https:" ? https : http;
     const req = lib.request(url, {
@@ -64,7 +68,10 @@ export function postWebhook(
       headers: { ...headers, "content-length": Buffer.byteLength(body) },
       ...(opts.publicOnly ? { lookup: publicOnlyLookup } : {}),
     });
-    const timer = setTimeout(() => req.destroy(new Error(`timeout after ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      req.destroy(new Error(`timeout after ${opts.timeoutMs} ms`));
+    }, opts.timeoutMs);
     req.on("response", (res) => {
       settle({ statusCode: res.statusCode ?? null, error: null });
       let size = 0;

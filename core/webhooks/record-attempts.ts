@@ -14,6 +14,8 @@ export interface AttemptOutcome {
   latencyMs: number;
   error: string | null;
   status: "PENDING" | "DELIVERED" | "EXHAUSTED" | "FAILED";
+  /** The receiver did not answer in time (not stored; the dispatcher slows down for the endpoint). */
+  timedOut?: boolean;
   nextAttemptAt: Date | null;
 }
 
