@@ -251,7 +251,7 @@ async function deliveryStates(db: Db, endpointId: string): Promise<{ states: str
 
 // Every statement any pg.Client of this process sends (Prisma's pool included), counted by kind.
 const STATEMENT_KINDS: [string, RegExp][] = [
-  ["claim (WITH due ... FOR UPDATE SKIP LOCKED)", /WITH due AS/],
+  ["claim (WITH candidates ... FOR UPDATE SKIP LOCKED)", /WITH candidates AS/],
   ["release (lease_until = NULL, one row)", /SET lease_until = NULL WHERE id/],
   ["outcomes: INSERT webhook_attempts", /INSERT INTO webhook_attempts/],
   ["outcomes: UPDATE webhook_deliveries", /UPDATE webhook_deliveries d SET\s+status/],
