@@ -19,8 +19,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { performance as perf } from "node:perf_hooks";
 import pg from "pg";
-import { openDb, type Db } from "../prisma/client.ts";
-import { pgPoolConfig } from "../prisma/connection.ts";
+import type { Db } from "../prisma/client.ts";
 import type { Service } from "../rest-facade/service.ts";
 import { createRuntime, type Runtime } from "../core/runtime.ts";
 import { createLogger } from "../core/shared/logger.ts";
@@ -32,7 +31,7 @@ import { createProduct } from "../core/catalog/create-product.ts";
 import { createPlan } from "../core/catalog/create-plan.ts";
 import { createOffer } from "../core/catalog/create-offer.ts";
 import { runBillingPass, type BillingPassSummary } from "../core/billing/run-billing-pass.ts";
-import { closeServer, isMain, listen, type Listening } from "./harness.ts";
+import { closeServer, isMain, listen, withScratchDb, type DbKind, type Listening } from "./harness.ts";
 
 // Targets (PostgreSQL) from the issue.
 const TARGET = { renewalsPerSecond: 300, ratio100kTo10k: 11, peakRssMb: 400, dunningSeconds: 10 };
@@ -41,9 +40,7 @@ const BATCH = 5_000;
 const SAMPLE_MS = 50;
 const MB = 1024 * 1024;
 const DAY_MS = 86_400_000;
-const PG_BASE = process.env.BENCH_PG_URL || process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432";
 
-type DbKind = "pg" | "pglite";
 const LABEL: Record<DbKind, string> = { pg: "PostgreSQL", pglite: "PGlite (in memory)" };
 
 interface PassResult {
@@ -68,45 +65,6 @@ type CaseResult = PassResult | DunningResult;
 
 const mark = (ok: boolean) => (ok ? "PASS" : "FAIL");
 
-// --- scratch databases -----------------------------------------------------------------------------
-
-let scratchSeq = 0;
-
-/** A migrated database for one case: a fresh PostgreSQL database (dropped afterwards) or PGlite in memory. */
-async function withScratchDb<T>(kind: DbKind, fn: (db: Db) => Promise<T>): Promise<T> {
-  if (kind === "pglite") {
-    const db = await openDb({ url: "", pgliteDir: "memory://" });
-    try {
-      return await fn(db);
-    } finally {
-      await db.close();
-    }
-  }
-  const name = `billing_bench_${process.pid}_${scratchSeq++}`;
-  const admin = new pg.Client(pgPoolConfig(PG_BASE));
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-    const url = new URL(PG_BASE);
-    url.pathname = `/${name}`;
-    const db = await openDb({ url: url.toString() });
-    try {
-      return await fn(db);
-    } finally {
-      await db.close();
-    }
-  } finally {
-    // Prisma's $disconnect can return before its pool's sockets are closed; FORCE-dropping under a
-    // closing idle client makes it emit an unhandled error. Wait for the sessions to go first.
-    for (let i = 0; i < 50; i++) {
-      const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
-      if (rows[0].n === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((err) => console.error(`could not drop ${name}: ${err}`));
-    await admin.end();
-  }
-}
 
 /** The whole service (HTTP, GraphQL) for the dunning story; imported only there so the pass figures are a jobs process's. */
 async function service(db: Db): Promise<Service> {
@@ -300,7 +258,7 @@ function category({ url, functionName }: { url: string; functionName: string }):
 }
 
 async function passCase(n: number, kind: DbKind, concurrency: number, profile: boolean): Promise<PassResult> {
-  return withScratchDb(kind, async (db) => {
+  return withScratchDb("billing_bench", kind, async (db) => {
     const runtime = await jobsRuntime(db);
     const effective = db.kind === "pglite" ? 1 : concurrency; // runBillingPass forces 1 on PGlite (one connection)
     console.log(`\n== one billing pass over ${n} due card subscriptions on ${LABEL[kind]}, concurrency ${effective} ==`);
@@ -362,7 +320,7 @@ async function gql(url: string, query: string, variables: Record<string, unknown
 }
 
 async function dunningCase(kind: DbKind): Promise<DunningResult> {
-  return withScratchDb(kind, async (db) => {
+  return withScratchDb("billing_bench", kind, async (db) => {
     const svc = await service(db);
     let server: Listening | undefined;
     try {

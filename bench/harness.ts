@@ -4,7 +4,9 @@ import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
+import pg from "pg";
 import { openDb, type Db } from "../prisma/client.ts";
+import { pgPoolConfig } from "../prisma/connection.ts";
 import { buildService, type Service } from "../rest-facade/service.ts";
 import { createLogger } from "../core/shared/logger.ts";
 import { wallClock } from "../core/shared/clock.ts";
@@ -101,4 +103,50 @@ export function median(values: number[]): number {
 export function isMain(metaUrl: string): boolean {
   const script = process.argv[1];
   return !!script && metaUrl === pathToFileURL(path.resolve(script)).href;
+}
+
+export type DbKind = "pg" | "pglite";
+
+/** The PostgreSQL server benchmarks use: BENCH_PG_URL, else DATABASE_URL, else the local one. */
+export const PG_BASE = process.env.BENCH_PG_URL || process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432";
+
+let scratchSeq = 0;
+
+/**
+ * A migrated database for one case: a fresh PostgreSQL database `<prefix>_<pid>_<n>` (dropped
+ * afterwards) or PGlite in memory.
+ */
+export async function withScratchDb<T>(prefix: string, kind: DbKind, fn: (db: Db) => Promise<T>): Promise<T> {
+  if (kind === "pglite") {
+    const db = await openDb({ url: "", pgliteDir: "memory://" });
+    try {
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  }
+  const name = `${prefix}_${process.pid}_${scratchSeq++}`;
+  const admin = new pg.Client(pgPoolConfig(PG_BASE));
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(PG_BASE);
+    url.pathname = `/${name}`;
+    const db = await openDb({ url: url.toString() });
+    try {
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    // Prisma's $disconnect can return before its pool's sockets are closed; FORCE-dropping under a
+    // closing idle client makes it emit an unhandled error. Wait for the sessions to go first.
+    for (let i = 0; i < 50; i++) {
+      const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+      if (rows[0].n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((err) => console.error(`could not drop ${name}: ${err}`));
+    await admin.end();
+  }
 }

@@ -30,8 +30,7 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import { performance as perf } from "node:perf_hooks";
 import pg from "pg";
-import { openDb, type Db } from "../prisma/client.ts";
-import { pgPoolConfig } from "../prisma/connection.ts";
+import type { Db } from "../prisma/client.ts";
 import { createRuntime } from "../core/runtime.ts";
 import { createLogger } from "../core/shared/logger.ts";
 import { wallClock } from "../core/shared/clock.ts";
@@ -43,7 +42,7 @@ import { WebhookDispatcher, type DispatcherOptions } from "../core/webhooks/disp
 import type { Runtime } from "../core/runtime.ts";
 import { startWebhookDelivery } from "../jobs/webhook-delivery.job.ts";
 import { Receivers, type EndpointLog, type ReceiverReport } from "./webhook-receiver.ts";
-import { isMain } from "./harness.ts";
+import { isMain, withScratchDb, type DbKind } from "./harness.ts";
 
 // Targets (PostgreSQL) from the issue; the stalled-receiver share is this bench's reading of "does not slow".
 const TARGET = { deliveriesPerSecond: 500, p99Ms: 1_000, healthyShareOfThroughput: 0.8 };
@@ -51,51 +50,11 @@ const STALL_MS = 10_000;
 /** A case gives up waiting for its healthy endpoint after this long (or after 60 s without a new arrival). */
 const DEADLINE_MS = 120_000;
 const EVENT_TYPE: EventType = "subscription.updated";
-const PG_BASE = process.env.BENCH_PG_URL || process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432";
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "error";
 
-type DbKind = "pg" | "pglite";
 const LABEL: Record<DbKind, string> = { pg: "PostgreSQL", pglite: "PGlite (in memory)" };
 const mark = (ok: boolean) => (ok ? "PASS" : "MISS");
 
-// --- scratch databases -----------------------------------------------------------------------------
-
-let scratchSeq = 0;
-
-/** A migrated database for one case: a fresh PostgreSQL database (dropped afterwards) or PGlite in memory. */
-async function withScratchDb<T>(kind: DbKind, fn: (db: Db) => Promise<T>): Promise<T> {
-  if (kind === "pglite") {
-    const db = await openDb({ url: "", pgliteDir: "memory://" });
-    try {
-      return await fn(db);
-    } finally {
-      await db.close();
-    }
-  }
-  const name = `webhooks_bench_${process.pid}_${scratchSeq++}`;
-  const admin = new pg.Client(pgPoolConfig(PG_BASE));
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-    const url = new URL(PG_BASE);
-    url.pathname = `/${name}`;
-    const db = await openDb({ url: url.toString() });
-    try {
-      return await fn(db);
-    } finally {
-      await db.close();
-    }
-  } finally {
-    // As in billing-run.ts: let Prisma's pool sockets close before FORCE-dropping under them.
-    for (let i = 0; i < 50; i++) {
-      const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
-      if (rows[0].n === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((err) => console.error(`could not drop ${name}: ${err}`));
-    await admin.end();
-  }
-}
 
 /** A SANDBOX tenant on the wall clock (clock_at NULL) with one all-events endpoint per receiver URL. */
 async function seedTenant(db: Db, name: string, urls: string[]): Promise<{ tenantId: string; endpointIds: string[] }> {
@@ -452,7 +411,7 @@ interface CaseSpec {
 }
 
 async function runCase(kind: DbKind, spec: CaseSpec, profile: boolean, dispatcher: Partial<DispatcherOptions>): Promise<CaseResult> {
-  return withScratchDb(kind, async (db) => {
+  return withScratchDb("webhooks_bench", kind, async (db) => {
     console.log(`\n== ${spec.title} on ${LABEL[kind]} ==`);
     const runtime = await createRuntime(db, createLogger(LOG_LEVEL), { adminToken: "adm_bench", publicUrl: "http://localhost" });
     const receivers = await Receivers.start(spec.stalls.map((stallMs) => ({ stallMs, expect: spec.events })));

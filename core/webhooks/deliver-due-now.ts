@@ -11,7 +11,8 @@ const WAIT_FOR_HELD_MS = 15_000;
 /** Attempts every delivery of the tenant due on its clock; returns how many attempts were made. */
 export async function deliverDueNow(runtime: Runtime, tenantId: string): Promise<number> {
   const prisma = runtime.db.prisma;
-  const deadline = Date.now() + WAIT_FOR_HELD_MS;
+  const wall = () => runtime.wallClock.now().getTime();
+  const deadline = wall() + WAIT_FOR_HELD_MS;
   let attempts = 0;
   for (;;) {
     const claimed = await claimDueDeliveries(prisma, {
@@ -30,7 +31,7 @@ export async function deliverDueNow(runtime: Runtime, tenantId: string): Promise
       SELECT count(*)::int AS n FROM webhook_deliveries d JOIN tenants t ON t.id = d.tenant_id
       WHERE d.tenant_id = ${tenantId} AND d.status = 'PENDING' AND d.next_attempt_at <= t.clock_at
         AND d.lease_until >= ${runtime.wallClock.now().toISOString()}::timestamp(3)`;
-    if (!held?.n || Date.now() > deadline) return attempts;
+    if (!held?.n || wall() > deadline) return attempts;
     await new Promise((r) => setTimeout(r, 20));
   }
 }

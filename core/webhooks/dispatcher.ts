@@ -98,7 +98,7 @@ export class WebhookDispatcher {
 
   /** Room left per endpoint that has attempts in flight or a reduced cap. */
   private room(): Map<string, number> {
-    const now = Date.now();
+    const now = this.runtime.wallClock.now().getTime();
     const room = new Map<string, number>();
     for (const [ep, until] of this.slowUntil) {
       if (until <= now) this.slowUntil.delete(ep);
@@ -112,10 +112,10 @@ export class WebhookDispatcher {
     const ep = d.endpoint_id;
     this.inflight++;
     this.perEndpoint.set(ep, (this.perEndpoint.get(ep) ?? 0) + 1);
-    if (d.attempt_count === 0) webhookFirstAttemptLag.observe(Math.max(0, Date.now() - d.event_recorded_at.getTime()) / 1000);
+    if (d.attempt_count === 0) webhookFirstAttemptLag.observe(Math.max(0, this.runtime.wallClock.now().getTime() - d.event_recorded_at.getTime()) / 1000);
     void attemptDelivery(d, this.runtime.wallClock, this.opts.timeoutMs)
       .then((outcome) => {
-        if (outcome.timedOut) this.slowUntil.set(ep, Date.now() + this.opts.slowForMs);
+        if (outcome.timedOut) this.slowUntil.set(ep, this.runtime.wallClock.now().getTime() + this.opts.slowForMs);
         else if (outcome.statusCode !== null) this.slowUntil.delete(ep);
         this.queue(outcome);
       })
