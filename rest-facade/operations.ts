@@ -1,7 +1,9 @@
 // The GraphQL documents the facade sends, one .graphql file per route, loaded once.
 import fs from "node:fs";
 
-const load = (name: string) => fs.readFileSync(new URL(`./operations/${name}.graphql`, import.meta.url), "utf8");
+/** One operation document, read once at module load (route files may load their own). */
+export const loadOperation = (name: string) => fs.readFileSync(new URL(`./operations/${name}.graphql`, import.meta.url), "utf8");
+const load = loadOperation;
 
 export const ops = {
   listSubscriptions: load("list-subscriptions"),

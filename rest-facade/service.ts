@@ -9,6 +9,7 @@ import { createGraphQL, type Yoga } from "../schema/yoga.ts";
 import { createApp } from "./app.ts";
 import { checkoutRouter } from "./hosted/checkout-router.ts";
 import { demoReceiverRouter } from "./hosted/demo-receiver.ts";
+import { payRouter } from "./hosted/pay-router.ts";
 
 export interface Service {
   runtime: Runtime;
@@ -25,7 +26,7 @@ export async function buildService(
   const runtime = await createRuntime(db, logger, config);
   const yoga = createGraphQL(runtime);
   const storeFor = opts.redisUrl ? await redisStores(opts.redisUrl) : undefined;
-  const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: [checkoutRouter(runtime), demoReceiverRouter(runtime)] });
+  const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: [checkoutRouter(runtime), payRouter(runtime), demoReceiverRouter(runtime)] });
   return { runtime, yoga, app };
 }
 

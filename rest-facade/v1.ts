@@ -10,6 +10,9 @@ import { idempotency } from "./middleware/idempotency.ts";
 import { rateLimits } from "./middleware/rate-limit.ts";
 import { customerRoutes } from "./routes/v1/customers.ts";
 import { readRoutes } from "./routes/v1/reads.ts";
+import { chargeAndLinkRoutes } from "./routes/v1/charge-and-links.ts";
+import { planChangeRoutes } from "./routes/v1/plan-changes.ts";
+import { subscriptionLifecycleRoutes } from "./routes/v1/subscription-lifecycle.ts";
 
 /** What the core needs to know about the HTTP caller. */
 function forwardHeaders(req: Request): Record<string, string> {
@@ -24,6 +27,9 @@ export function v1Router(runtime: Runtime, core: CoreClient, opts: { storeFor?: 
   r.use(idempotency(runtime));
   r.use(readRoutes(core, forwardHeaders));
   r.use(customerRoutes(core, forwardHeaders));
+  r.use(subscriptionLifecycleRoutes(core, forwardHeaders));
+  r.use(planChangeRoutes(core, forwardHeaders));
+  r.use(chargeAndLinkRoutes(core, forwardHeaders));
   r.use(() => {
     throw new AppError("route_not_found");
   });

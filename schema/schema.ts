@@ -18,6 +18,9 @@ import "./mutations/webhooks.ts";
 import "./mutations/catalog.ts";
 import "./mutations/customers.ts";
 import "./mutations/sandbox.ts";
+import "./mutations/subscription-lifecycle.ts";
+import "./mutations/plan-changes.ts";
+import "./mutations/charge-and-links.ts";
 
 builder.queryType({ description: "Reads. Tenant keys see their own tenant; the operator passes tenantId." });
 builder.mutationType({ description: "Operator and tenant actions. Every business rule lives in core/." });

@@ -1,0 +1,2 @@
+// Subscription mutations: chargeNow, createPaymentMethodLink, createRenewalLink.
+export {};

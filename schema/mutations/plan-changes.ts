@@ -1,0 +1,2 @@
+// Subscription mutations: changePlan, cancelPlanChange.
+export {};

@@ -1,0 +1,2 @@
+// Subscription mutations: cancelSubscription, undoCancelSubscription, rescheduleSubscription, removeCoupon.
+export {};
