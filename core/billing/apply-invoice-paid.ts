@@ -4,6 +4,7 @@ import type { Invoice, Subscription } from "../../generated/prisma/client.ts";
 import type { EventType } from "../events/event-types.ts";
 import type { Tx } from "../events/record-event.ts";
 import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
+import { applyScheduledPlanChange } from "../subscriptions/apply-scheduled-plan-change.ts";
 import { assertTransition } from "../subscriptions/transitions.ts";
 import { afterDiscountedCycle } from "./next-charge.ts";
 import { periodEnd, pixIssueAt, type Interval } from "./periods.ts";
@@ -24,7 +25,9 @@ export async function applyInvoicePaid(
   // A payment arriving after cancellation settles the money but never resurrects the subscription.
   if (sub.status === "CANCELED") return;
   assertTransition(sub.status, "ACTIVE");
-  const { start, end, anchorDay, nextBillingAt } = paidPeriod(sub, invoice, input.interval, now);
+  // The renewal that opens the period of a scheduled plan change applies it first.
+  const changedTo = invoice.kind === "CYCLE" ? await applyScheduledPlanChange(tx, sub, invoice.periodStart) : null;
+  const { start, end, anchorDay, nextBillingAt } = paidPeriod(sub, invoice, changedTo ?? input.interval, now);
   await tx.subscription.update({
     where: { id: sub.id },
     data: {
@@ -38,7 +41,8 @@ export async function applyInvoicePaid(
     },
   });
   if (invoice.discountCents > 0) await useCouponCycle(tx, sub.tenantId, sub.id);
-  await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: EVENTS_BY_PREVIOUS_STATUS[sub.status] ?? [], at: now });
+  const types = EVENTS_BY_PREVIOUS_STATUS[sub.status] ?? [];
+  await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: changedTo ? ["subscription.plan_changed", ...types] : types, at: now });
 }
 
 /** The cycle a paid invoice opens, and when the run next looks at the subscription. */

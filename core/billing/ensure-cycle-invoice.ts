@@ -3,6 +3,7 @@
 import { Prisma, type Invoice } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import { newId } from "../shared/ids.ts";
+import { pendingChangeDueAt } from "../subscriptions/apply-scheduled-plan-change.ts";
 import { invoiceAmount } from "./invoice-amount.ts";
 import { periodEnd, type Interval } from "./periods.ts";
 
@@ -18,12 +19,16 @@ export async function ensureCycleInvoice(
     where: { id: input.subscriptionId, tenantId: input.tenantId },
     include: {
       offer: { select: { interval: true, priceCents: true } },
+      pendingOffer: { select: { interval: true, priceCents: true } },
       redemptions: { where: { active: true }, orderBy: { id: "asc" }, take: 1, include: { coupon: true } },
     },
   });
-  const redemption = sub.redemptions[0];
+  // A scheduled plan change due by this period prices it (and its coupon goes only with keep_coupon).
+  const pending = sub.pendingOffer && pendingChangeDueAt(sub, input.periodStart);
+  const offer = pending ? sub.pendingOffer! : sub.offer;
+  const redemption = pending && !sub.pendingKeepCoupon ? undefined : sub.redemptions[0];
   const amount = invoiceAmount(
-    sub.offer.priceCents,
+    offer.priceCents,
     redemption ? { percentOff: redemption.coupon.percentOff, amountOffCents: redemption.coupon.amountOffCents, cyclesRemaining: redemption.cyclesRemaining } : null,
   );
   try {
@@ -34,7 +39,7 @@ export async function ensureCycleInvoice(
         subscriptionId: input.subscriptionId,
         kind: "CYCLE",
         periodStart: input.periodStart,
-        periodEnd: periodEnd(input.periodStart, (sub.offer.interval ?? "MONTH") as Interval, input.anchorDay),
+        periodEnd: periodEnd(input.periodStart, (offer.interval ?? "MONTH") as Interval, input.anchorDay),
         dueAt: input.periodStart,
         amountCents: amount.amountCents,
         discountCents: amount.discountCents,

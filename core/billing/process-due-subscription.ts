@@ -38,7 +38,11 @@ export async function processDueSubscription(runtime: Runtime, input: { tenantId
 async function runDuty(runtime: Runtime, sub: Subscription, now: Date): Promise<DutyOutcome> {
   const t = now.getTime();
   const cycleEnd = sub.status === "TRIALING" ? sub.trialEndsAt : sub.currentPeriodEnd;
-  if (sub.cancelAtPeriodEnd && ["ACTIVE", "TRIALING", "PAST_DUE"].includes(sub.status) && at(cycleEnd) <= t) return cancelAtPeriodEnd(runtime, sub, now);
+  // A scheduled cancellation: nothing is renewed, issued or retried. It ends at the period (trial)
+  // end; a past_due subscription's paid period is already over, so it ends at its next duty.
+  if (sub.cancelAtPeriodEnd && ["ACTIVE", "TRIALING", "PAST_DUE"].includes(sub.status)) {
+    return sub.status === "PAST_DUE" || at(cycleEnd) <= t ? cancelAtPeriodEnd(runtime, sub, now) : idle(runtime, sub, cycleEnd);
+  }
   switch (sub.status) {
     case "PENDING_FIRST_PAYMENT":
       return expireCheckout(runtime, sub, now);

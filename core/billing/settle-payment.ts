@@ -6,6 +6,7 @@ import { lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { newId } from "../shared/ids.ts";
 import { applyInvoiceFailed, type FailureEffect } from "./apply-invoice-failed.ts";
 import { applyInvoicePaid } from "./apply-invoice-paid.ts";
+import { applyRenewalOrderPaid } from "../links/apply-renewal-order-paid.ts";
 
 export interface Verdict {
   outcome: "approved" | "declined";
@@ -42,8 +43,12 @@ async function settleInTx(
       data: { status: "PAID", paidAt: now, gatewayChargeId: verdict.chargeId, paidInvoiceId: payment.invoiceId, failureCode: "" },
     });
     await tx.paymentItem.create({ data: { id: newId("paymentItem"), tenantId: payment.tenantId, paymentId: payment.id, kind: "plan", amountCents: payment.amountCents } });
+    // An order payment (renewal link, card or Pix): the order, its extension and order.paid, in this transaction.
+    if (payment.orderId) await applyRenewalOrderPaid(tx, { payment, now });
     if (!invoice || !subscription) return "paid";
     await tx.invoice.update({ where: { id: invoice.id }, data: { status: "PAID", paidAt: now } });
+    // A plan change's proration settled late (reconciliation): money only, the change was not applied.
+    if (invoice.kind === "PRORATION") return "paid";
     await applyInvoicePaid(tx, { subscription, interval: subscription.offer.interval ?? "MONTH", invoice, paymentId: payment.id, now });
     return "paid";
   }
@@ -51,7 +56,7 @@ async function settleInTx(
     where: { id: payment.id },
     data: { status: "FAILED", gatewayChargeId: verdict.chargeId, failureCode: verdict.detailCode || "declined" },
   });
-  if (!invoice || !subscription || invoice.status !== "OPEN") return "none";
+  if (!invoice || !subscription || invoice.status !== "OPEN" || invoice.kind === "PRORATION") return "none";
   const updated = await tx.invoice.update({ where: { id: invoice.id }, data: { attemptCount: { increment: 1 } } });
   return applyInvoiceFailed(tx, { subscription, invoice: updated, attemptsMade: updated.attemptCount, now });
 }

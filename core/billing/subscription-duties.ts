@@ -3,6 +3,7 @@
 // abandoned Pix checkouts. Each is one transaction with its events.
 import type { Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
+import { recordCancellationEmail } from "../emails/record-cancellation-email.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { assertTransition } from "../subscriptions/transitions.ts";
 import { RETRY_DAYS } from "./periods.ts";
@@ -30,16 +31,21 @@ export async function markInvoiceOverdue(runtime: Runtime, sub: Subscription, in
   return suspend ? "suspended" : "past_due";
 }
 
-/** cancel_at_period_end reached: the billing run does not renew; the subscription ends. */
-export async function cancelAtPeriodEnd(runtime: Runtime, sub: Subscription, now: Date): Promise<"canceled"> {
-  assertTransition(sub.status, "CANCELED");
-  await runtime.db.prisma.$transaction(async (tx) => {
+/** cancel_at_period_end reached: the billing run does not renew; the subscription ends, with its e-mail. */
+export async function cancelAtPeriodEnd(runtime: Runtime, sub: Subscription, now: Date): Promise<"canceled" | "idle"> {
+  return runtime.db.prisma.$transaction(async (tx) => {
     await lockSubscription(tx, sub.tenantId, sub.id);
-    await tx.subscription.update({ where: { id: sub.id }, data: { status: "CANCELED", canceledAt: now, nextBillingAt: null, cancelReason: "period_end" } });
+    // Re-read under the lock: an undo or an immediate cancel may have committed since the claim.
+    const fresh = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId: sub.tenantId } });
+    if (!fresh.cancelAtPeriodEnd || fresh.status === "CANCELED") return "idle";
+    assertTransition(fresh.status, "CANCELED");
+    // cancel_reason keeps the reason given when it was scheduled (the e-mail carries it).
+    await tx.subscription.update({ where: { id: sub.id }, data: { status: "CANCELED", canceledAt: now, nextBillingAt: null, cancelReason: fresh.cancelReason ?? "period_end" } });
     await tx.invoice.updateMany({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, data: { status: "VOID" } });
     await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: ["subscription.canceled"], at: now });
+    await recordCancellationEmail(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, reason: fresh.cancelReason, at: now });
+    return "canceled";
   });
-  return "canceled";
 }
 
 /** A Pix checkout whose QR expired unpaid: the subscription that never started is canceled. */

@@ -112,6 +112,16 @@ function readCard(body: Record<string, unknown>, now: Date): CardInput {
   return { holder: cardHolder, number: number.digits, expMonth: month, expYear: year, cvc: code };
 }
 
+/** The card fields alone (hosted /pay pages): the same checks and messages as the checkout. */
+export function parseCardForm(body: Record<string, unknown>, now: Date): { ok: true; card: CardInput } | { ok: false; field: string; error: string } {
+  try {
+    return { ok: true, card: readCard(body, now) };
+  } catch (e) {
+    if (e instanceof Refusal) return { ok: false, field: e.field, error: e.error };
+    throw e;
+  }
+}
+
 export function parseCheckoutForm(body: Record<string, unknown>, opts: { now: Date; methods: Method[] }): CheckoutFormResult {
   try {
     const value: CheckoutFields = {

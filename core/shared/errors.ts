@@ -47,6 +47,21 @@ export const ERROR_CATALOG = {
   invalid_email: { status: 422, error: "e-mail inválido", code: "invalid_email" },
   /** Hosted checkout and /pay: a refused form field. The body is {error, field} (no code: the contract's shape). */
   invalid_field: { status: 422, error: "invalid field" },
+  /** Subscription lifecycle (cancel, cancel/undo, reschedule). */
+  reason_too_long: { status: 400, error: "reason must be at most 300 characters", code: "reason_too_long" },
+  pix_payable: { status: 422, error: "a payable Pix QR is open; cancel after it is paid or expires", code: "pix_payable" },
+  cancel_not_allowed: { status: 422, error: "the current status does not allow this cancellation", code: "invalid_state" },
+  nothing_scheduled: { status: 422, error: "no cancellation is scheduled", code: "nothing_scheduled" },
+  data_invalida: { status: 400, error: "data inválida", code: "data_invalida" },
+  data_passada: { status: 400, error: "a data precisa estar no futuro", code: "data_passada" },
+  fatura_em_voo: { status: 409, error: "há uma cobrança ou Pix em aberto neste ciclo", code: "fatura_em_voo" },
+  reschedule_status: { status: 422, error: "o status da assinatura não permite reagendar", code: "status" },
+  /** An id in the body that names no record of the tenant (renewal-link offer_id): 400, not 404, per the contract. */
+  invalid_id: { status: 400, error: "unknown id", code: "invalid_id" },
+  /** /pay/{token}: the link expired (its 7 days passed, or it was replaced). */
+  link_expired: { status: 410, error: "este link expirou", code: "link_expired" },
+  /** /pay/{token}: the link was already used (single use) or what it pays is already paid. */
+  link_used: { status: 410, error: "este link já foi utilizado", code: "link_used" },
   internal: { status: 500, error: "internal error", code: "internal" },
 } as const satisfies Record<string, CatalogEntry>;
 

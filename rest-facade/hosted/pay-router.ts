@@ -1,9 +1,133 @@
-// Hosted /pay/{token}: one page for every link kind (service-contract §3).
-import { Router } from "express";
+// Hosted /pay/{token}: one page for every link kind (service-contract §3). Thin: describePayLink and
+// payLink own every rule. Unknown tokens get a 404 page, expired and used ones a 410 page. The request
+// body is never logged; a failure is logged without card data (as on the checkout).
+import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
+import { describePayLink, payLink, type PayOutcome } from "../../core/links/pay-link.ts";
 import type { Runtime } from "../../core/runtime.ts";
+import { isAppError } from "../../core/shared/errors.ts";
+import { toHttp } from "../error-map.ts";
+import { bodyParsing } from "../middleware/body.ts";
+import { renderMessagePage } from "./layout.ts";
+import { renderPayPage, renderPayResultPage } from "./pay-page.ts";
+
+/** Submitted fields written back into a refused form; card_number and card_cvc are not among them. */
+const KEPT = ["method", "card_holder", "card_exp_month", "card_exp_year"];
+
+function textValues(source: unknown, keys: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries((source ?? {}) as Record<string, unknown>)) {
+    if (!keys.includes(k)) continue;
+    if (typeof v === "string") out[k] = v;
+    else if (typeof v === "number") out[k] = String(v);
+  }
+  return out;
+}
+
+function wantsJson(req: Request): boolean {
+  return req.accepts(["text/html", "application/json"]) === "application/json";
+}
+
+function sendHtml(res: Response, status: number, page: string): void {
+  res
+    .status(status)
+    .set({
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+      "X-Frame-Options": "DENY",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    })
+    .send(page);
+}
+
+function outcomeBody(o: PayOutcome) {
+  return {
+    status: o.status,
+    error: null,
+    kind: o.kind.toLowerCase(),
+    subscription_status: o.subscriptionStatus,
+    card: o.card,
+    current_period_end: o.currentPeriodEnd ? o.currentPeriodEnd.toISOString() : null,
+    pix: o.pix ? { copy_paste: o.pix.copyPaste, qr_png_url: `/pix/${o.pix.paymentId}/qr.png`, expires_at: o.pix.expiresAt.toISOString() } : null,
+  };
+}
+
+function messageFor(status: number, code: string, error: string): [string, string] {
+  if (status === 404) return ["Link não encontrado", "Este link de pagamento não existe. Confira o endereço ou peça um novo link ao vendedor."];
+  if (code === "link_expired") return ["Link expirado", `${error[0]?.toUpperCase() ?? ""}${error.slice(1)}. Peça um novo link ao vendedor.`];
+  if (code === "link_used") return ["Link já utilizado", `${error[0]?.toUpperCase() ?? ""}${error.slice(1)}. Não é preciso fazer mais nada.`];
+  if (status >= 500) return ["Algo deu errado", "Não conseguimos concluir agora. Tente novamente em instantes."];
+  if (status === 400 || status === 413 || status === 415) return ["Formulário inválido", "Não conseguimos ler o formulário. Volte e envie de novo."];
+  return ["Não foi possível continuar", error];
+}
+
+/** An unexpected failure, logged without anything that could be card data (digit runs, the submitted CVC). */
+function logSafely(req: Request, runtime: Runtime, err: unknown): void {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const cvc = textValues(req.body, ["card_cvc"]).card_cvc;
+  let message = e.message.replace(/\d(?:[ .-]?\d){11,18}/g, "[redacted]");
+  if (cvc && /^\d{3,4}$/.test(cvc)) message = message.replace(new RegExp(`\\b${cvc}\\b`, "g"), "[redacted]");
+  const frames = (e.stack ?? "").split("\n").filter((l) => l.trimStart().startsWith("at "));
+  (req.log ?? runtime.logger).error({ failure: { type: e.name, message, stack: frames.join("\n") } }, "hosted pay page failed");
+}
 
 export function payRouter(runtime: Runtime): Router {
   const r = Router();
-  void runtime;
+
+  r.get("/pay/:token", async (req, res) => {
+    const token = String(req.params.token ?? "");
+    const view = await describePayLink(runtime, token);
+    sendHtml(res, 200, renderPayPage({ token, view, values: {}, error: null }));
+  });
+
+  r.post("/pay/:token", ...bodyParsing(), async (req, res) => {
+    const token = String(req.params.token ?? "");
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const json = wantsJson(req);
+    let outcome: PayOutcome;
+    try {
+      outcome = await payLink(runtime, { token, body });
+    } catch (e) {
+      // A refused card or field, or a state conflict, keeps the visitor on the form with the message.
+      if (!json && isAppError(e) && (e.status === 422 || e.status === 409)) {
+        const view = await describePayLink(runtime, token);
+        const error = { field: String(e.body.field ?? ""), error: e.body.error };
+        return sendHtml(res, e.status, renderPayPage({ token, view, values: textValues(body, KEPT), error }));
+      }
+      throw e;
+    }
+    if (json) return void res.status(200).set("Cache-Control", "no-store").json(outcomeBody(outcome));
+    const view = await describePayLink(runtime, token).catch(() => null);
+    sendHtml(res, 200, view ? renderPayResultPage(view, outcome) : renderPayResultPage(fallbackView(outcome), outcome));
+  });
+
+  const hostedErrors: ErrorRequestHandler = (err, req, res, next) => {
+    if (!req.path.startsWith("/pay/")) return next(err);
+    const { status, body } = toHttp(err);
+    if (status >= 500) logSafely(req, runtime, err);
+    if (res.headersSent) return;
+    if (wantsJson(req) && req.method === "POST") return void res.status(status).set("Cache-Control", "no-store").json({ status: null, ...body });
+    const [heading, message] = messageFor(status, String(body.code ?? ""), String(body.error ?? ""));
+    sendHtml(res, status, renderMessagePage(heading, message));
+  };
+  r.use(hostedErrors);
   return r;
+}
+
+/** After a single-use link is spent the link no longer describes itself: a plain view for the result page. */
+function fallbackView(o: PayOutcome) {
+  return {
+    kind: o.kind,
+    tenantName: "",
+    sandbox: false,
+    planName: null,
+    amountCents: null,
+    currency: "brl",
+    methods: [],
+    blocker: null,
+    chargesOpenInvoice: false,
+    currentCard: null,
+    pix: null,
+  };
 }

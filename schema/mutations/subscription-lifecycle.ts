@@ -1,2 +1,132 @@
-// Subscription mutations: cancelSubscription, undoCancelSubscription, rescheduleSubscription, removeCoupon.
-export {};
+// Subscription mutations: cancelSubscription, undoCancelSubscription, rescheduleSubscription, removeCoupon,
+// and the read of the recorded e-mails (emailMessages) the cancellation writes.
+import { listEmailMessages } from "../../core/emails/list-email-messages.ts";
+import { cancelSubscription, type CancelSubscriptionResult } from "../../core/subscriptions/cancel-subscription.ts";
+import { removeCoupon, type RemoveCouponResult } from "../../core/subscriptions/remove-coupon.ts";
+import { rescheduleSubscription } from "../../core/subscriptions/reschedule-subscription.ts";
+import { undoCancel, type UndoCancelResult } from "../../core/subscriptions/undo-cancel.ts";
+import { builder } from "../builder.ts";
+import { clockFor, tenantIdFor } from "../tenant-scope.ts";
+
+const writeUnlocked = { $all: { write: true, unlocked: true } } as const;
+
+const CancelSubscriptionResultRef = builder.objectRef<CancelSubscriptionResult>("CancelSubscriptionResult").implement({
+  description: "Result of a cancellation (immediate or scheduled for the period end).",
+  fields: (t) => ({
+    status: t.exposeString("status", { description: "Status after the call: canceled in immediate mode and for a trial without card." }),
+    cancelAtPeriodEnd: t.exposeBoolean("cancel_at_period_end", { description: "True when the cancellation is scheduled for the end of the period." }),
+    currentPeriodEnd: t.exposeString("current_period_end", { nullable: true, description: "Until when access continues, when scheduled (ISO 8601)." }),
+    payload: t.field({ type: "JSON", description: "REST body {status, ok, cancel_at_period_end, current_period_end}.", resolve: (r) => r }),
+  }),
+});
+
+const UndoCancelResultRef = builder.objectRef<UndoCancelResult>("UndoCancelResult").implement({
+  description: "Result of undoing a scheduled cancellation.",
+  fields: (t) => ({
+    cancelAtPeriodEnd: t.exposeBoolean("cancel_at_period_end", { description: "False after undo." }),
+    payload: t.field({ type: "JSON", description: "REST body {ok, cancel_at_period_end}.", resolve: (r) => r }),
+  }),
+});
+
+type RescheduleResult = Awaited<ReturnType<typeof rescheduleSubscription>>;
+const RescheduleResultRef = builder.objectRef<RescheduleResult>("RescheduleSubscriptionResult").implement({
+  description: "Result of moving the next charge date.",
+  fields: (t) => ({
+    nextBillingAt: t.exposeString("next_billing_at", { description: "The new date of the next charge (ISO 8601)." }),
+    payload: t.field({ type: "JSON", description: "REST body {subscription, next_billing_at}.", resolve: (r) => r }),
+  }),
+});
+
+const RemoveCouponResultRef = builder.objectRef<RemoveCouponResult>("RemoveCouponResult").implement({
+  description: "Result of removing the subscription's coupon.",
+  fields: (t) => ({
+    removed: t.exposeInt("removed", { description: "How many redemptions were deactivated." }),
+    payload: t.field({ type: "JSON", description: "REST body {removed}.", resolve: (r) => r }),
+  }),
+});
+
+type EmailRow = Awaited<ReturnType<typeof listEmailMessages>>[number];
+const EmailMessageRef = builder.objectRef<EmailRow>("EmailMessage").implement({
+  description: "An e-mail recorded in the outbox (rendered, not sent by this service).",
+  fields: (t) => ({
+    id: t.exposeString("id", { description: "eml_ id." }),
+    customerId: t.exposeString("customer_id", { nullable: true, description: "cus_ id of the addressee, when a customer." }),
+    kind: t.exposeString("kind", { description: "What the e-mail is about, e.g. subscription_canceled." }),
+    to: t.exposeString("to", { description: "Addressee." }),
+    subject: t.exposeString("subject", { description: "Subject line (pt-BR)." }),
+    body: t.exposeString("body", { description: "Plain-text body (pt-BR)." }),
+    createdAt: t.exposeString("created_at", { description: "When it was recorded, on the tenant's clock (ISO 8601)." }),
+  }),
+});
+
+const idArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+  id: t.arg.string({ required: true, description: "sub_ id." }),
+  tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to act on." }),
+});
+
+builder.mutationFields((t) => ({
+  cancelSubscription: t.field({
+    type: CancelSubscriptionResultRef,
+    description: "Cancel a subscription now (default; idempotent) or at the end of the period. Needs write scope; allowed in read-only mode.",
+    authScopes: { write: true },
+    args: {
+      ...idArgs(t),
+      reason: t.arg.string({ required: false, description: "At most 300 characters; goes into the cancellation e-mail." }),
+      atPeriodEnd: t.arg.boolean({ required: false, description: "Schedule the cancellation for the end of the period (default false)." }),
+    },
+    resolve: async (_r, args, ctx) => {
+      const tenantId = tenantIdFor(ctx, args.tenantId);
+      const now = (await clockFor(ctx, tenantId)).now();
+      return cancelSubscription(ctx.runtime, { tenantId, subscriptionId: args.id, reason: args.reason ?? null, atPeriodEnd: args.atPeriodEnd ?? false, now });
+    },
+  }),
+  undoCancelSubscription: t.field({
+    type: UndoCancelResultRef,
+    description: "Undo a scheduled (at period end) cancellation. Never resurrects a canceled subscription. Needs write scope and an unlocked account.",
+    authScopes: writeUnlocked,
+    args: idArgs(t),
+    resolve: async (_r, args, ctx) => {
+      const tenantId = tenantIdFor(ctx, args.tenantId);
+      return undoCancel(ctx.runtime, { tenantId, subscriptionId: args.id, now: (await clockFor(ctx, tenantId)).now() });
+    },
+  }),
+  rescheduleSubscription: t.field({
+    type: RescheduleResultRef,
+    description: "Move the next charge (end of the current cycle or trial) to a future date; the cadence follows it. Needs write scope and an unlocked account.",
+    authScopes: writeUnlocked,
+    args: {
+      ...idArgs(t),
+      nextBillingAt: t.arg.string({ required: false, description: "ISO 8601 date-time with offset, in the future on the tenant's clock." }),
+    },
+    resolve: async (_r, args, ctx) => {
+      const tenantId = tenantIdFor(ctx, args.tenantId);
+      const now = (await clockFor(ctx, tenantId)).now();
+      return rescheduleSubscription(ctx.runtime, { tenantId, subscriptionId: args.id, nextBillingAt: args.nextBillingAt ?? null, now });
+    },
+  }),
+  removeCoupon: t.field({
+    type: RemoveCouponResultRef,
+    description: "Deactivate the subscription's coupon redemptions: future cycles are not discounted. Needs write scope and an unlocked account.",
+    authScopes: writeUnlocked,
+    args: idArgs(t),
+    resolve: async (_r, args, ctx) => {
+      const tenantId = tenantIdFor(ctx, args.tenantId);
+      return removeCoupon(ctx.runtime, { tenantId, subscriptionId: args.id, now: (await clockFor(ctx, tenantId)).now() });
+    },
+  }),
+}));
+
+builder.queryFields((t) => ({
+  emailMessages: t.field({
+    type: [EmailMessageRef],
+    description: "The tenant's recorded e-mails (the outbox), newest first.",
+    authScopes: { tenant: true, operator: true },
+    args: {
+      tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }),
+      customerId: t.arg.string({ required: false, description: "Only the e-mails of this cus_ id." }),
+      limit: t.arg.int({ required: false, description: "At most this many (1 to 500, default 100)." }),
+    },
+    resolve: (_r, args, ctx) =>
+      listEmailMessages(ctx.db.prisma, { tenantId: tenantIdFor(ctx, args.tenantId), customerId: args.customerId, limit: args.limit ?? 100 }),
+  }),
+}));

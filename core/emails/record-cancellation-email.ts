@@ -1,0 +1,36 @@
+// Records the cancellation e-mail in the email_messages outbox, inside the canceling transaction:
+// the e-mail exists exactly when the cancellation commits. No SMTP here; a sender reads the table.
+import type { Tx } from "../events/record-event.ts";
+import { newId } from "../shared/ids.ts";
+import { renderCancellationEmail } from "./render-cancellation-email.ts";
+
+export const CANCELLATION_EMAIL_KIND = "subscription_canceled";
+
+export async function recordCancellationEmail(
+  tx: Tx,
+  input: { tenantId: string; subscriptionId: string; reason: string | null; at: Date },
+): Promise<void> {
+  const sub = await tx.subscription.findFirstOrThrow({
+    where: { id: input.subscriptionId, tenantId: input.tenantId },
+    select: { customer: { select: { id: true, name: true, email: true } }, plan: { select: { name: true } }, tenant: { select: { name: true } } },
+  });
+  const email = renderCancellationEmail({
+    customerName: sub.customer.name,
+    tenantName: sub.tenant.name,
+    planName: sub.plan.name,
+    canceledAt: input.at,
+    reason: input.reason,
+  });
+  await tx.emailMessage.create({
+    data: {
+      id: newId("email"),
+      tenantId: input.tenantId,
+      customerId: sub.customer.id,
+      kind: CANCELLATION_EMAIL_KIND,
+      to: sub.customer.email,
+      subject: email.subject,
+      body: email.body,
+      createdAt: input.at,
+    },
+  });
+}

@@ -1,0 +1,30 @@
+// Shared rules of the /pay links of a subscription: lifetime, what the offer takes, the public URL.
+import type { Runtime } from "../runtime.ts";
+
+/** Payment-method and renewal links live 7 days on the tenant's clock (billing-api.md Limits). */
+export const SUBSCRIPTION_LINK_TTL_MS = 7 * 86_400_000;
+
+interface OfferWithAccount {
+  collectionMethods: string[];
+  gatewayAccount: { capabilities: unknown };
+}
+
+export interface OfferPayMethods {
+  card: boolean;
+  pix: boolean;
+  capturesCardOnlyOnPaymentPage: boolean;
+}
+
+/** Which methods the offer and its gateway take on a /pay page. */
+export function offerPayMethods(offer: OfferWithAccount): OfferPayMethods {
+  const caps = (offer.gatewayAccount.capabilities ?? {}) as { supportsPix?: boolean; supportsCard?: boolean; capturesCardOnlyOnPaymentPage?: boolean };
+  return {
+    card: offer.collectionMethods.includes("CARD_AUTO") && caps.supportsCard !== false,
+    pix: offer.collectionMethods.includes("PIX_MANUAL") && caps.supportsPix !== false,
+    capturesCardOnlyOnPaymentPage: caps.capturesCardOnlyOnPaymentPage === true,
+  };
+}
+
+export function linkUrl(runtime: Runtime, path: string): string {
+  return `${runtime.config.publicUrl}${path}`;
+}

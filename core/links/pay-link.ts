@@ -1,0 +1,169 @@
+// /pay/{token}: one page for every link kind (service-contract §3). describePayLink says what the
+// page shows; payLink handles a submission, dispatching on the link's kind. Kinds whose machinery
+// arrives with later issues answer a clear "not available" (409).
+import { parseCardForm } from "../checkout/checkout-form.ts";
+import type { CardInput } from "../gateways/adapter.ts";
+import { issuePixCharge } from "../billing/issue-pix-charge.ts";
+import { RETRY_DAYS } from "../billing/periods.ts";
+import type { Runtime } from "../runtime.ts";
+import { AppError } from "../shared/errors.ts";
+import { payGatewayMigrationLink } from "../subscriptions/gateway-migration.ts";
+import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
+import { paymentMethodLinkState, payPaymentMethodLink } from "./pay-payment-method-link.ts";
+import { payRenewalLink, renewalLinkBlocker } from "./pay-renewal-link.ts";
+import { resolvePayLink, type ResolvedPayLink } from "./resolve-pay-link.ts";
+
+export type PayMethod = "card" | "pix";
+
+export interface PixView {
+  paymentId: string;
+  copyPaste: string;
+  expiresAt: Date;
+}
+
+export interface PayPageView {
+  kind: ResolvedPayLink["link"]["kind"];
+  tenantName: string;
+  sandbox: boolean;
+  planName: string | null;
+  amountCents: number | null;
+  currency: string;
+  /** Methods the form offers; empty when the page only informs. */
+  methods: PayMethod[];
+  /** Why the link cannot be used now (the page shows it instead of a form). */
+  blocker: string | null;
+  /** A payment-method link on a gateway that captures a card only with a payment: the open invoice is charged. */
+  chargesOpenInvoice: boolean;
+  currentCard: { brand: string; last4: string } | null;
+  pix: PixView | null;
+}
+
+export interface PayOutcome {
+  status: "card_updated" | "paid" | "pending";
+  kind: PayPageView["kind"];
+  subscriptionStatus: string | null;
+  card: { brand: string; last4: string } | null;
+  currentPeriodEnd: Date | null;
+  pix: PixView | null;
+}
+
+const NOT_AVAILABLE = "Este tipo de link ainda não pode ser pago por aqui.";
+
+export async function describePayLink(runtime: Runtime, token: string): Promise<PayPageView> {
+  const resolved = await resolvePayLink(runtime, token);
+  const { link, subscription: sub, invoice } = resolved;
+  const methods: PayMethod[] = (["card", "pix"] as const).filter((m) => resolved.methods[m]);
+  const view: PayPageView = {
+    kind: link.kind,
+    tenantName: resolved.tenant.name,
+    sandbox: resolved.tenant.mode === "SANDBOX",
+    planName: sub?.plan.name ?? null,
+    amountCents: null,
+    currency: sub?.currency ?? "brl",
+    methods: [],
+    blocker: null,
+    chargesOpenInvoice: false,
+    currentCard: sub?.paymentMethod && sub.collectionMethod === "CARD_AUTO" ? { brand: sub.paymentMethod.brand, last4: sub.paymentMethod.last4 } : null,
+    pix: null,
+  };
+  switch (link.kind) {
+    case "PAYMENT_METHOD": {
+      const state = await paymentMethodLinkState(runtime, resolved);
+      if (!state.usable) return { ...view, blocker: state.reason };
+      return { ...view, methods: ["card"], chargesOpenInvoice: !!state.openInvoice, amountCents: state.openInvoice?.amountCents ?? null };
+    }
+    case "SUBSCRIPTION_RENEWAL": {
+      const blocker = await renewalLinkBlocker(runtime, resolved);
+      return { ...view, amountCents: link.priceCents, blocker, methods: blocker ? [] : methods };
+    }
+    case "OPEN_INVOICE": {
+      if (!invoice || !sub || sub.status === "CANCELED") return { ...view, blocker: "Esta assinatura foi cancelada." };
+      const live = await runtime.db.prisma.payment.findFirst({
+        where: { tenantId: link.tenantId, invoiceId: invoice.id, method: "PIX", status: "PROCESSING", pixExpiresAt: { gt: resolved.now } },
+        orderBy: { id: "desc" },
+      });
+      const pix = live?.pixCopyPaste && live.pixExpiresAt ? { paymentId: live.id, copyPaste: live.pixCopyPaste, expiresAt: live.pixExpiresAt } : null;
+      return { ...view, amountCents: invoice.amountCents, currency: invoice.currency, methods, pix };
+    }
+    case "GATEWAY_MIGRATION": {
+      // The saved card does not cross gateways: the customer types a card for the new gateway.
+      const usable = link.status === "OPEN" && !!sub && (sub.status === "ACTIVE" || sub.status === "TRIALING");
+      return usable
+        ? { ...view, amountCents: link.priceCents, methods: ["card"], currentCard: null }
+        : { ...view, blocker: "Esta troca de plano não está mais disponível." };
+    }
+    default:
+      return { ...view, blocker: NOT_AVAILABLE };
+  }
+}
+
+export async function payLink(runtime: Runtime, input: { token: string; body: Record<string, unknown> }): Promise<PayOutcome> {
+  const resolved = await resolvePayLink(runtime, input.token);
+  const { link, now } = resolved;
+  const base = { kind: link.kind, subscriptionStatus: null, card: null, currentPeriodEnd: null, pix: null };
+  switch (link.kind) {
+    case "PAYMENT_METHOD": {
+      const done = await payPaymentMethodLink(runtime, resolved, readCard(input.body, now));
+      return { ...base, ...done };
+    }
+    case "SUBSCRIPTION_RENEWAL": {
+      const method = readMethod(input.body, resolved);
+      const paid = await payRenewalLink(runtime, resolved, { method, card: method === "card" ? readCard(input.body, now) : null });
+      return paid.status === "paid" ? { ...base, status: "paid", currentPeriodEnd: paid.currentPeriodEnd } : { ...base, status: "pending", pix: paid.pix };
+    }
+    case "OPEN_INVOICE":
+      return payOpenInvoice(runtime, resolved, input.body, base);
+    case "GATEWAY_MIGRATION": {
+      const paid = await payGatewayMigrationLink(runtime, { tenantId: link.tenantId, linkId: link.id, card: readCard(input.body, now), now });
+      const sub = await runtime.db.prisma.subscription.findFirstOrThrow({
+        where: { id: paid.subscriptionId, tenantId: link.tenantId },
+        include: { paymentMethod: { select: { brand: true, last4: true } } },
+      });
+      return { ...base, status: "paid", subscriptionStatus: sub.status.toLowerCase(), card: sub.paymentMethod, currentPeriodEnd: sub.currentPeriodEnd };
+    }
+    case "ORDER_PIX":
+    case "RENEWAL_CAMPAIGN":
+      // Not built yet: pending-order Pix and renewal campaigns arrive with later issues.
+      throw new AppError("conflict", { error: NOT_AVAILABLE });
+  }
+}
+
+async function payOpenInvoice(runtime: Runtime, resolved: ResolvedPayLink, body: Record<string, unknown>, base: Omit<PayOutcome, "status">): Promise<PayOutcome> {
+  const { link, subscription: sub, invoice, now } = resolved;
+  if (!sub || !invoice || sub.status === "CANCELED") throw new AppError("link_expired", { error: "esta assinatura foi cancelada" });
+  const method = readMethod(body, resolved);
+  if (method === "pix") {
+    // The renewal QR's window: payable through the dunning period of the invoice, at least a day.
+    const until = Math.max(invoice.dueAt.getTime() + RETRY_DAYS[RETRY_DAYS.length - 1]! * 86_400_000, now.getTime() + 86_400_000);
+    const pix = await issuePixCharge(runtime, { tenantId: link.tenantId, invoiceId: invoice.id, expiresAt: new Date(until), now });
+    return { ...base, status: "pending", pix };
+  }
+  const paid = await payInvoiceByCard(runtime, {
+    tenantId: link.tenantId,
+    subscriptionId: sub.id,
+    invoiceId: invoice.id,
+    card: readCard(body, now),
+    now,
+    saveCard: sub.collectionMethod === "CARD_AUTO",
+  });
+  await runtime.db.prisma.link.updateMany({ where: { id: link.id, status: "OPEN" }, data: { status: "PAID", usedAt: now } });
+  return { ...base, status: "paid", subscriptionStatus: paid.subscriptionStatus, card: paid.card };
+}
+
+function readMethod(body: Record<string, unknown>, resolved: ResolvedPayLink): PayMethod {
+  const offered = (["card", "pix"] as const).filter((m) => resolved.methods[m]);
+  const raw = body.method;
+  if (raw === undefined || raw === null || raw === "") {
+    if (offered.length === 1) return offered[0]!;
+    if (offered.includes("card")) return "card";
+  }
+  const found = offered.find((m) => m === raw);
+  if (!found) throw new AppError("invalid_field", { error: "forma de pagamento indisponível nesta oferta", extra: { field: "method" } });
+  return found;
+}
+
+function readCard(body: Record<string, unknown>, now: Date): CardInput {
+  const parsed = parseCardForm(body, now);
+  if (!parsed.ok) throw new AppError("invalid_field", { error: parsed.error, extra: { field: parsed.field } });
+  return parsed.card;
+}

@@ -1,0 +1,93 @@
+// POST /v1/subscriptions/{id}/cancel: immediate (default) or at the end of the period.
+// Immediate: canceled (terminal) with subscription.canceled and the cancellation e-mail; refused
+// while a payable Pix QR is open. At period end: cancel_at_period_end with subscription.updated;
+// the billing run ends the subscription at the period end (core/billing/subscription-duties.ts).
+import type { Subscription } from "../../generated/prisma/client.ts";
+import type { Runtime } from "../runtime.ts";
+import type { Tx } from "../events/record-event.ts";
+import { recordCancellationEmail } from "../emails/record-cancellation-email.ts";
+import { AppError, notFound } from "../shared/errors.ts";
+import { isId } from "../shared/ids.ts";
+import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
+import { assertTransition } from "./transitions.ts";
+
+export const CANCEL_REASON_MAX = 300;
+const SCHEDULABLE = ["ACTIVE", "TRIALING", "PAST_DUE"] as const;
+
+export interface CancelSubscriptionInput {
+  tenantId: string;
+  subscriptionId: string;
+  reason: string | null;
+  atPeriodEnd: boolean;
+  now: Date;
+}
+
+export interface CancelSubscriptionResult {
+  status: string;
+  ok: boolean;
+  cancel_at_period_end: boolean;
+  current_period_end: string | null;
+}
+
+const CANCELED: CancelSubscriptionResult = { status: "canceled", ok: true, cancel_at_period_end: false, current_period_end: null };
+
+export async function cancelSubscription(runtime: Runtime, input: CancelSubscriptionInput): Promise<CancelSubscriptionResult> {
+  const { tenantId, subscriptionId, now } = input;
+  if (!isId("subscription", subscriptionId)) throw notFound("subscription");
+  const reason = input.reason?.trim() ? input.reason.trim() : null;
+  if (reason && Array.from(reason).length > CANCEL_REASON_MAX) throw new AppError("reason_too_long");
+  return runtime.db.prisma.$transaction(async (tx) => {
+    await lockSubscription(tx, tenantId, subscriptionId);
+    const sub = await tx.subscription.findFirst({ where: { id: subscriptionId, tenantId } });
+    if (!sub) throw notFound("subscription");
+    // Idempotent: a canceled subscription answers the same shape, and nothing new happens.
+    if (sub.status === "CANCELED") return CANCELED;
+    // A trial without card has no next charge and so no period end: it ends at once.
+    const trialWithoutCard = sub.status === "TRIALING" && (!sub.paymentMethodId || sub.collectionMethod === "PIX_MANUAL");
+    if (!input.atPeriodEnd || trialWithoutCard) return cancelNow(tx, sub, reason, now);
+    return scheduleCancel(tx, sub, reason, now);
+  });
+}
+
+async function cancelNow(tx: Tx, sub: Subscription, reason: string | null, now: Date): Promise<CancelSubscriptionResult> {
+  const payablePix = await tx.payment.findFirst({
+    where: { tenantId: sub.tenantId, subscriptionId: sub.id, method: "PIX", status: "PROCESSING", pixCopyPaste: { not: null }, pixExpiresAt: { gt: now } },
+    select: { id: true },
+  });
+  if (payablePix) throw new AppError("pix_payable");
+  assertTransition(sub.status, "CANCELED");
+  await tx.subscription.update({
+    where: { id: sub.id },
+    data: { status: "CANCELED", canceledAt: now, nextBillingAt: null, cancelAtPeriodEnd: false, cancelReason: reason, pendingOfferId: null, pendingOfferEffectiveAt: null },
+  });
+  // Nothing is collected any more: open invoices are void, and dead Pix attempts are closed.
+  await tx.invoice.updateMany({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, data: { status: "VOID" } });
+  await tx.payment.updateMany({
+    where: { tenantId: sub.tenantId, subscriptionId: sub.id, method: "PIX", status: "PROCESSING", pixExpiresAt: { lte: now } },
+    data: { status: "FAILED", failureCode: "expired" },
+  });
+  await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: ["subscription.canceled"], at: now });
+  await recordCancellationEmail(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, reason, at: now });
+  return CANCELED;
+}
+
+async function scheduleCancel(tx: Tx, sub: Subscription, reason: string | null, now: Date): Promise<CancelSubscriptionResult> {
+  if (!(SCHEDULABLE as readonly string[]).includes(sub.status)) {
+    throw new AppError("cancel_not_allowed", { error: `a ${sub.status.toLowerCase()} subscription cannot be scheduled for cancellation`, extra: { status: sub.status.toLowerCase() } });
+  }
+  if (!sub.cancelAtPeriodEnd) {
+    await tx.subscription.update({ where: { id: sub.id }, data: { cancelAtPeriodEnd: true, cancelReason: reason } });
+    await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: ["subscription.updated"], at: now });
+  } else if (reason) {
+    // Already scheduled: the newest reason is the one the e-mail will carry; no new event.
+    await tx.subscription.update({ where: { id: sub.id }, data: { cancelReason: reason } });
+  }
+  return { status: sub.status.toLowerCase(), ok: true, cancel_at_period_end: true, current_period_end: accessUntil(sub)?.toISOString() ?? null };
+}
+
+/** When the scheduled cancellation takes effect: the trial end, the period end, or (past_due) the next duty. */
+function accessUntil(sub: Subscription): Date | null {
+  if (sub.status === "TRIALING") return sub.trialEndsAt;
+  if (sub.status === "PAST_DUE") return sub.nextBillingAt ?? sub.currentPeriodEnd;
+  return sub.currentPeriodEnd;
+}

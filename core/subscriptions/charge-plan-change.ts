@@ -1,0 +1,156 @@
+// The charged half of an immediate plan change. Under the subscription lock a PRORATION invoice and
+// its payment attempt are reserved (an open one refuses a second change: one charge at most); the card
+// is charged outside any transaction with the key `<invoice id>:1`; a second locked transaction
+// settles the verdict and applies the change only when approved and nothing moved meanwhile.
+import { Prisma, type GatewayAccount, type PaymentMethod, type Subscription } from "../../generated/prisma/client.ts";
+import type { Runtime } from "../runtime.ts";
+import type { Tx } from "../events/record-event.ts";
+import { chargeCard, fetchChargeStatus } from "../gateways/gateway-calls.ts";
+import { accountRef } from "../gateways/registry.ts";
+import { AppError } from "../shared/errors.ts";
+import { newId } from "../shared/ids.ts";
+import { lockSubscription } from "./emit-subscription-events.ts";
+
+export interface ProrationReservation {
+  invoiceId: string;
+  paymentId: string;
+  idempotencyKey: string;
+  amountCents: number;
+  currency: string;
+  token: string;
+  account: GatewayAccount;
+  /** What the subscription looked like when the change was decided; the change applies only if it still does. */
+  offerId: string;
+  status: Subscription["status"];
+}
+
+
+const inProgress = () => new AppError("conflict", { error: "another plan change of this subscription is in progress" });
+
+export async function reserveProration(
+  tx: Tx,
+  input: { subscription: Subscription; account: GatewayAccount; card: PaymentMethod; amountCents: number; periodEnd: Date; now: Date },
+): Promise<ProrationReservation> {
+  const { subscription: sub, account, card, amountCents, now } = input;
+  const open = await tx.invoice.findFirst({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, kind: "PRORATION", status: "OPEN" }, select: { id: true } });
+  if (open) throw inProgress();
+  // (subscription, period start, kind) is unique: a retry at the same instant (a frozen sandbox clock)
+  // after a declined or settled proration starts its invoice one millisecond later.
+  const latest = await tx.invoice.findFirst({
+    where: { tenantId: sub.tenantId, subscriptionId: sub.id, kind: "PRORATION", periodStart: { gte: now } },
+    orderBy: { periodStart: "desc" },
+    select: { periodStart: true },
+  });
+  const periodStart = latest ? new Date(latest.periodStart.getTime() + 1) : now;
+  const invoiceId = newId("invoice");
+  const paymentId = newId("payment");
+  const idempotencyKey = `${invoiceId}:1`;
+  try {
+    await tx.invoice.create({
+      data: {
+        id: invoiceId,
+        tenantId: sub.tenantId,
+        subscriptionId: sub.id,
+        kind: "PRORATION",
+        periodStart,
+        periodEnd: input.periodEnd,
+        dueAt: now,
+        amountCents,
+        currency: sub.currency,
+      },
+    });
+  } catch (err) {
+    // The unique (subscription, period start, kind): a second proration at the same instant is the same change.
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw inProgress();
+    throw err;
+  }
+  await tx.payment.create({
+    data: {
+      id: paymentId,
+      tenantId: sub.tenantId,
+      customerId: sub.customerId,
+      subscriptionId: sub.id,
+      invoiceId,
+      kind: "RECURRING",
+      method: "CARD",
+      methodKind: "credit_card",
+      amountCents,
+      currency: sub.currency,
+      status: "PROCESSING",
+      attemptNo: 1,
+      idempotencyKey,
+      gatewayAccountId: account.id,
+      provider: account.provider,
+      paymentMethodId: card.id,
+      cardBrand: card.brand,
+      cardLast4: card.last4,
+    },
+  });
+  return {
+    invoiceId,
+    paymentId,
+    idempotencyKey,
+    amountCents,
+    currency: sub.currency,
+    token: card.token,
+    account,
+    offerId: sub.offerId,
+    status: sub.status,
+  };
+}
+
+export async function chargePlanChange(
+  runtime: Runtime,
+  input: {
+    tenantId: string;
+    subscriptionId: string;
+    reservation: ProrationReservation;
+    now: Date;
+    apply: (tx: Tx, sub: Subscription, paymentId: string) => Promise<void>;
+    /** The error for a declined charge (the API's 422, or the /pay page's card field). */
+    declined: (code: string) => AppError;
+  },
+): Promise<void> {
+  const prisma = runtime.db.prisma;
+  const { tenantId, reservation: r, now } = input;
+  const gw = { prisma, adapter: runtime.gateways.adapter(r.account.provider), account: accountRef(r.account), subscriptionId: input.subscriptionId, paymentId: r.paymentId, now };
+  let verdict = await chargeCard(gw, { token: r.token, amountCents: r.amountCents, currency: r.currency, idempotencyKey: r.idempotencyKey, reference: r.invoiceId });
+  if (verdict.outcome === "unknown") {
+    // One immediate look at the gateway's record before giving up (a timeout may still have charged).
+    const status = await fetchChargeStatus(gw, r.invoiceId, r.idempotencyKey);
+    if (status?.outcome === "approved" || status?.outcome === "declined") verdict = { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode };
+    else if (status?.outcome === "not_found") verdict = { outcome: "declined", chargeId: "", detailCode: "not_received_by_gateway" };
+  }
+  const outcome = await prisma.$transaction(async (tx) => {
+    await lockSubscription(tx, tenantId, input.subscriptionId);
+    const payment = await tx.payment.findFirstOrThrow({ where: { id: r.paymentId, tenantId } });
+    if (payment.status !== "PROCESSING" && payment.status !== "UNKNOWN") return "settled_elsewhere" as const;
+    if (verdict.outcome === "unknown") {
+      // Left for the reconciliation sweep; the change is not applied (settle-payment never moves a period for a proration).
+      await tx.payment.update({ where: { id: r.paymentId }, data: { status: "UNKNOWN" } });
+      await tx.invoice.update({ where: { id: r.invoiceId }, data: { status: "VOID" } });
+      return "unknown" as const;
+    }
+    if (verdict.outcome === "declined") {
+      await tx.payment.update({ where: { id: r.paymentId }, data: { status: "FAILED", gatewayChargeId: verdict.chargeId, failureCode: verdict.detailCode || "declined" } });
+      await tx.invoice.update({ where: { id: r.invoiceId }, data: { status: "VOID" } });
+      return { declined: verdict.detailCode || "declined" };
+    }
+    await tx.payment.update({
+      where: { id: r.paymentId },
+      data: { status: "PAID", paidAt: now, gatewayChargeId: verdict.chargeId, paidInvoiceId: r.invoiceId, failureCode: "" },
+    });
+    await tx.paymentItem.create({ data: { id: newId("paymentItem"), tenantId, paymentId: r.paymentId, kind: "proration", amountCents: r.amountCents } });
+    await tx.invoice.update({ where: { id: r.invoiceId }, data: { status: "PAID", paidAt: now } });
+    const sub = await tx.subscription.findFirstOrThrow({ where: { id: input.subscriptionId, tenantId } });
+    // A cancel (or another action) slipped in between the reservation and the verdict: the money is
+    // recorded as a paid proration and the change is not applied.
+    if (sub.offerId !== r.offerId || sub.status !== r.status) return "moved" as const;
+    await input.apply(tx, sub, r.paymentId);
+    return "applied" as const;
+  });
+  if (outcome === "applied") return;
+  if (outcome === "unknown") throw new AppError("conflict", { error: "the gateway did not confirm the proration charge; the plan was not changed" });
+  if (outcome === "moved" || outcome === "settled_elsewhere") throw new AppError("conflict", { error: "the subscription changed while the proration was being charged; the plan was not changed" });
+  throw input.declined(outcome.declined);
+}

@@ -1,0 +1,121 @@
+// A plan change to an offer of another gateway account. The saved card does not cross gateways, so
+// change-plan issues at once a GATEWAY_MIGRATION link (/pay/{token}, 7 days) priced at the new offer
+// less the unused part of the current period, and emits subscription.migration_link_issued. Nothing
+// else changes until the customer pays it; a later change-plan or cancel-plan-change cancels it.
+//
+// For the /pay page:
+//   payGatewayMigrationLink(runtime, { tenantId, linkId, card, now })
+//     tenantId: the link's tenant; linkId: links.id (kind GATEWAY_MIGRATION, status OPEN, not expired);
+//     card: CardInput as typed on the hosted form ({holder, number, expMonth, expYear, cvc});
+//     now: the tenant's clock.
+//   Tokenizes the card on the new gateway, charges the link's price there, and moves the subscription
+//   to the new offer: card_auto on the new card, a new period from now, link PAID, events
+//   subscription.plan_changed + invoice.paid. Returns { subscriptionId, amountCents }.
+//   Throws AppError: conflict (409) when the link or subscription can no longer be paid;
+//   invalid_field {error, field: "card_number"} (422) when the card is refused or declined.
+import type { GatewayAccount, Offer, Subscription } from "../../generated/prisma/client.ts";
+import type { Runtime } from "../runtime.ts";
+import type { CardInput } from "../gateways/adapter.ts";
+import { emitEvents } from "../events/catalogue.ts";
+import type { Tx } from "../events/record-event.ts";
+import { tokenizeCard } from "../gateways/gateway-calls.ts";
+import { accountRef } from "../gateways/registry.ts";
+import { mintLink } from "../links/mint-link.ts";
+import { periodEnd } from "../billing/periods.ts";
+import { AppError } from "../shared/errors.ts";
+import { newId } from "../shared/ids.ts";
+import { applyOfferChange } from "./apply-offer-change.ts";
+import { chargePlanChange, reserveProration } from "./charge-plan-change.ts";
+import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
+
+const LINK_TTL_MS = 7 * 86_400_000;
+
+/** Cancels the subscription's open migration links (a newer change or cancel-plan-change supersedes them). */
+export async function cancelMigrationLinks(tx: Tx, tenantId: string, subscriptionId: string): Promise<number> {
+  const r = await tx.link.updateMany({ where: { tenantId, subscriptionId, kind: "GATEWAY_MIGRATION", status: "OPEN" }, data: { status: "CANCELED" } });
+  return r.count;
+}
+
+export async function issueMigrationLink(
+  runtime: Runtime,
+  tx: Tx,
+  input: { tenantId: string; subscription: Subscription; offer: Offer; priceCents: number; keepCoupon: boolean; now: Date },
+) {
+  const { tenantId, subscription: sub, offer, now } = input;
+  await cancelMigrationLinks(tx, tenantId, sub.id);
+  // The link replaces any scheduled change; keep_coupon is remembered for the payment.
+  await tx.subscription.update({ where: { id: sub.id }, data: { pendingOfferId: null, pendingOfferEffectiveAt: null, pendingKeepCoupon: input.keepCoupon } });
+  const expiresAt = new Date(now.getTime() + LINK_TTL_MS);
+  const minted = await mintLink(tx, {
+    tenantId,
+    kind: "GATEWAY_MIGRATION",
+    expiresAt,
+    fields: { customerId: sub.customerId, subscriptionId: sub.id, offerId: offer.id, priceCents: input.priceCents },
+  });
+  const link = { url: `${runtime.config.publicUrl}${minted.path}`, offer_id: offer.id, expires_at: expiresAt.toISOString() };
+  await emitEvents(tx, { tenantId, subject: { kind: "migration_link", subscriptionId: sub.id, link }, types: ["subscription.migration_link_issued"], at: now });
+  return link;
+}
+
+const gone = () => new AppError("conflict", { error: "this link can no longer be paid" });
+const cardError = (error: string) => new AppError("invalid_field", { error, extra: { field: "card_number" } });
+
+export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantId: string; linkId: string; card: CardInput; now: Date }) {
+  const prisma = runtime.db.prisma;
+  const { tenantId, now } = input;
+  const link = await prisma.link.findFirst({ where: { id: input.linkId, tenantId, kind: "GATEWAY_MIGRATION" } });
+  if (!link || link.status !== "OPEN" || !link.subscriptionId || !link.offerId || link.priceCents == null) throw gone();
+  if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) throw gone();
+  const offer = await prisma.offer.findFirstOrThrow({ where: { id: link.offerId, tenantId }, include: { gatewayAccount: true } });
+  const sub = await prisma.subscription.findFirstOrThrow({ where: { id: link.subscriptionId, tenantId } });
+  if (sub.status !== "ACTIVE" && sub.status !== "TRIALING") throw gone();
+
+  const account: GatewayAccount = offer.gatewayAccount;
+  const gw = { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: sub.id, now };
+  const token = await tokenizeCard(gw, link.id, input.card);
+  if (!token.ok) throw cardError("cartão recusado");
+  const card = await prisma.paymentMethod.create({
+    data: {
+      id: newId("paymentMethod"),
+      tenantId,
+      customerId: sub.customerId,
+      gatewayAccountId: account.id,
+      token: token.token,
+      brand: token.brand,
+      last4: token.last4,
+      expMonth: token.expMonth,
+      expYear: token.expYear,
+    },
+  });
+  const newPeriod = { start: now, end: periodEnd(now, offer.interval ?? "MONTH", now.getUTCDate()), anchorDay: now.getUTCDate() };
+
+  const reservation = await prisma.$transaction(async (tx) => {
+    await lockSubscription(tx, tenantId, sub.id);
+    const fresh = await tx.link.findFirstOrThrow({ where: { id: link.id, tenantId } });
+    const current = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId } });
+    if (fresh.status !== "OPEN" || (current.status !== "ACTIVE" && current.status !== "TRIALING")) throw gone();
+    return reserveProration(tx, { subscription: current, account, card, amountCents: link.priceCents!, periodEnd: newPeriod.end, now });
+  });
+  await chargePlanChange(runtime, {
+    tenantId,
+    subscriptionId: sub.id,
+    reservation,
+    now,
+    declined: () => cardError("cartão recusado"),
+    apply: async (tx, current, paymentId) => {
+      const taken = await tx.link.updateMany({ where: { id: link.id, tenantId, status: "OPEN" }, data: { status: "PAID", usedAt: now } });
+      if (taken.count !== 1) throw gone();
+      await applyOfferChange(tx, {
+        tenantId,
+        subscriptionId: current.id,
+        collectionMethod: "CARD_AUTO",
+        offer,
+        keepCoupon: current.pendingKeepCoupon,
+        period: newPeriod,
+        extra: { paymentMethodId: card.id, collectionMethod: "CARD_AUTO", lastPaymentId: paymentId, status: "ACTIVE" },
+      });
+      await emitSubscriptionEvents(tx, { tenantId, subscriptionId: current.id, types: ["subscription.plan_changed", "invoice.paid"], at: now });
+    },
+  });
+  return { subscriptionId: sub.id, amountCents: link.priceCents };
+}
