@@ -7,6 +7,7 @@ import { newId } from "../shared/ids.ts";
 import { applyInvoiceFailed, type FailureEffect } from "./apply-invoice-failed.ts";
 import { applyInvoicePaid } from "./apply-invoice-paid.ts";
 import { applyRenewalOrderPaid } from "../links/apply-renewal-order-paid.ts";
+import { refundSurplusPayment, SURPLUS_REFUND_REASON } from "../payments/refund-surplus-payment.ts";
 
 export interface Verdict {
   outcome: "approved" | "declined";
@@ -14,16 +15,19 @@ export interface Verdict {
   detailCode: string;
 }
 
-export type SettleResult = "paid" | FailureEffect | "already_settled";
+/** surplus: approved money for an invoice already settled or voided; refunded in full right after. */
+export type SettleResult = "paid" | FailureEffect | "already_settled" | "surplus";
 
 export async function settlePayment(runtime: Runtime, input: { tenantId: string; paymentId: string; verdict: Verdict; now: Date }): Promise<SettleResult> {
-  return runtime.db.prisma.$transaction(async (tx) => {
+  const result = await runtime.db.prisma.$transaction(async (tx): Promise<SettleResult> => {
     const found = await tx.payment.findFirst({ where: { id: input.paymentId, tenantId: input.tenantId }, select: { subscriptionId: true } });
     if (found?.subscriptionId) await lockSubscription(tx, input.tenantId, found.subscriptionId);
     const payment = await tx.payment.findFirst({ where: { id: input.paymentId, tenantId: input.tenantId } });
     if (!payment || (payment.status !== "PROCESSING" && payment.status !== "UNKNOWN")) return "already_settled";
     return settleInTx(tx, payment, input.verdict, input.now);
   });
+  if (result === "surplus") await refundSurplusPayment(runtime, input);
+  return result;
 }
 
 async function settleInTx(
@@ -36,6 +40,15 @@ async function settleInTx(
   const subscription = payment.subscriptionId
     ? await tx.subscription.findUnique({ where: { id: payment.subscriptionId }, include: { offer: { select: { interval: true } } } })
     : null;
+  if (verdict.outcome === "approved" && invoice && invoice.status !== "OPEN") {
+    // Paid another way, or voided, meanwhile: the money is recorded, kept off the invoice, and refunded.
+    await tx.payment.update({
+      where: { id: payment.id },
+      data: { status: "PAID", paidAt: now, gatewayChargeId: verdict.chargeId, failureCode: "", refundInFlight: true, refundReason: SURPLUS_REFUND_REASON },
+    });
+    await tx.paymentItem.create({ data: { id: newId("paymentItem"), tenantId: payment.tenantId, paymentId: payment.id, kind: "plan", amountCents: payment.amountCents } });
+    return "surplus";
+  }
   if (verdict.outcome === "approved") {
     await tx.payment.update({
       where: { id: payment.id },
