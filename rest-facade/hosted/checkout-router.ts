@@ -15,6 +15,7 @@ import { isAppError } from "../../core/shared/errors.ts";
 import { toHttp } from "../error-map.ts";
 import { bodyParsing } from "../middleware/body.ts";
 import { renderCheckoutPage } from "./checkout-page.ts";
+import { sendHostedPage } from "./send-page.ts";
 import { renderMessagePage } from "./layout.ts";
 import { renderResultPage } from "./result-page.ts";
 
@@ -56,26 +57,6 @@ function clockOf(runtime: Runtime, offer: CheckoutOffer) {
   return tenantClock({ mode: offer.tenantMode, clockAt: offer.clockAt }, runtime.wallClock);
 }
 
-function sendHtml(res: Response, runtime: Runtime, status: number, page: string): void {
-  let qrOrigin = "";
-  try {
-    qrOrigin = ` ${new URL(runtime.config.publicUrl).origin}`;
-  } catch {
-    /* no public URL: same-origin images only */
-  }
-  res
-    .status(status)
-    .set({
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-store",
-      "Referrer-Policy": "no-referrer",
-      "X-Content-Type-Options": "nosniff",
-      "X-Frame-Options": "DENY",
-      "Content-Security-Policy": `default-src 'none'; style-src 'unsafe-inline'; img-src 'self'${qrOrigin}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-    })
-    .send(page);
-}
-
 function resultBody(result: CheckoutResult) {
   const pix = result.pix && { copy_paste: result.pix.copyPaste, qr_png_url: result.pix.qrPngUrl, expires_at: result.pix.expiresAt.toISOString() };
   return { status: result.status, subscription_id: result.subscriptionId, order_id: null, pix, error: null };
@@ -112,7 +93,7 @@ export function checkoutRouter(runtime: Runtime): Router {
       url: `${runtime.config.publicUrl.replace(/\/+$/, "")}${req.originalUrl}`,
       now: clockOf(runtime, offer).now(),
     });
-    sendHtml(res, runtime, 200, renderCheckoutPage({ offer, values: textValues(query, PREFILL), tracking, error: null }));
+    sendHostedPage(res, runtime, 200, renderCheckoutPage({ offer, values: textValues(query, PREFILL), tracking, error: null }));
   });
 
   r.post("/checkout/:offerId", ...bodyParsing(), async (req, res) => {
@@ -124,7 +105,7 @@ export function checkoutRouter(runtime: Runtime): Router {
     const refuse = (status: number, field: string, error: string) =>
       json
         ? void res.status(status).set("Cache-Control", "no-store").json({ error, field })
-        : sendHtml(res, runtime, status, renderCheckoutPage({ offer, values: textValues(body, KEPT), tracking, error: { field, error } }));
+        : sendHostedPage(res, runtime, status, renderCheckoutPage({ offer, values: textValues(body, KEPT), tracking, error: { field, error } }));
 
     const form = parseCheckoutForm(body, { now, methods: offer.methods });
     if (!form.ok) return refuse(422, form.field, form.error);
@@ -139,7 +120,7 @@ export function checkoutRouter(runtime: Runtime): Router {
     }
     // 201 for the page and the JSON alike: a subscription was born.
     if (json) res.status(201).set("Cache-Control", "no-store").json(resultBody(result));
-    else sendHtml(res, runtime, 201, renderResultPage(offer, result));
+    else sendHostedPage(res, runtime, 201, renderResultPage(offer, result));
   });
 
   r.get("/pix/:paymentId/qr.png", async (req, res) => {
@@ -156,7 +137,7 @@ export function checkoutRouter(runtime: Runtime): Router {
     if (res.headersSent) return;
     if (wantsJson(req)) return void res.status(status).set("Cache-Control", "no-store").json(body);
     const [heading, message] = messageFor(status, String(body.error ?? ""));
-    sendHtml(res, runtime, status, renderMessagePage(heading, message));
+    sendHostedPage(res, runtime, status, renderMessagePage(heading, message));
   };
   r.use(hostedErrors);
   return r;

@@ -9,6 +9,7 @@ import { toHttp } from "../error-map.ts";
 import { bodyParsing } from "../middleware/body.ts";
 import { renderMessagePage } from "./layout.ts";
 import { renderPayPage, renderPayResultPage } from "./pay-page.ts";
+import { sendHostedPage } from "./send-page.ts";
 
 /** Submitted fields written back into a refused form; card_number and card_cvc are not among them. */
 const KEPT = ["method", "card_holder", "card_exp_month", "card_exp_year"];
@@ -25,20 +26,6 @@ function textValues(source: unknown, keys: string[]): Record<string, string> {
 
 function wantsJson(req: Request): boolean {
   return req.accepts(["text/html", "application/json"]) === "application/json";
-}
-
-function sendHtml(res: Response, status: number, page: string): void {
-  res
-    .status(status)
-    .set({
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-store",
-      "Referrer-Policy": "no-referrer",
-      "X-Content-Type-Options": "nosniff",
-      "X-Frame-Options": "DENY",
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-    })
-    .send(page);
 }
 
 function outcomeBody(o: PayOutcome) {
@@ -78,7 +65,7 @@ export function payRouter(runtime: Runtime): Router {
   r.get("/pay/:token", async (req, res) => {
     const token = String(req.params.token ?? "");
     const view = await describePayLink(runtime, token);
-    sendHtml(res, 200, renderPayPage({ token, view, values: {}, error: null }));
+    sendHostedPage(res, runtime, 200, renderPayPage({ token, view, values: {}, error: null }));
   });
 
   r.post("/pay/:token", ...bodyParsing(), async (req, res) => {
@@ -93,13 +80,13 @@ export function payRouter(runtime: Runtime): Router {
       if (!json && isAppError(e) && (e.status === 422 || e.status === 409)) {
         const view = await describePayLink(runtime, token);
         const error = { field: String(e.body.field ?? ""), error: e.body.error };
-        return sendHtml(res, e.status, renderPayPage({ token, view, values: textValues(body, KEPT), error }));
+        return sendHostedPage(res, runtime, e.status, renderPayPage({ token, view, values: textValues(body, KEPT), error }));
       }
       throw e;
     }
     if (json) return void res.status(200).set("Cache-Control", "no-store").json(outcomeBody(outcome));
     const view = await describePayLink(runtime, token).catch(() => null);
-    sendHtml(res, 200, view ? renderPayResultPage(view, outcome) : renderPayResultPage(fallbackView(outcome), outcome));
+    sendHostedPage(res, runtime, 200, view ? renderPayResultPage(view, outcome) : renderPayResultPage(fallbackView(outcome), outcome));
   });
 
   const hostedErrors: ErrorRequestHandler = (err, req, res, next) => {
@@ -109,7 +96,7 @@ export function payRouter(runtime: Runtime): Router {
     if (res.headersSent) return;
     if (wantsJson(req) && req.method === "POST") return void res.status(status).set("Cache-Control", "no-store").json({ status: null, ...body });
     const [heading, message] = messageFor(status, String(body.code ?? ""), String(body.error ?? ""));
-    sendHtml(res, status, renderMessagePage(heading, message));
+    sendHostedPage(res, runtime, status, renderMessagePage(heading, message));
   };
   r.use(hostedErrors);
   return r;
