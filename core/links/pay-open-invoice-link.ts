@@ -13,6 +13,7 @@ import type { Runtime } from "../runtime.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease } from "./page-card.ts";
+import { saveCard } from "../customers/save-card.ts";
 
 export interface InvoiceCardPayment {
   status: "paid";
@@ -39,20 +40,7 @@ export async function payInvoiceByCard(
     const gw = gatewayContext(runtime, account, now, { subscriptionId });
     const token = await tokenizeOnPage(gw, invoiceId, input.card);
     // The card is kept detached until the charge is approved: a refused card never becomes the subscription's.
-    const method = await prisma.paymentMethod.create({
-      data: {
-        id: newId("paymentMethod"),
-        tenantId,
-        customerId: invoice.subscription.customerId,
-        gatewayAccountId: account.id,
-        token: token.token,
-        brand: token.brand,
-        last4: token.last4,
-        expMonth: token.expMonth,
-        expYear: token.expYear,
-        detachedAt: now,
-      },
-    });
+    const method = await saveCard(prisma, { tenantId, customerId: invoice.subscription.customerId, gatewayAccountId: account.id, token, detachedAt: now });
     const payment = await createInvoiceAttempt(prisma, { invoice, account, method: "CARD", card: method });
     const result = await chargeCard(
       { ...gw, paymentId: payment.id },

@@ -12,6 +12,7 @@ import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-
 import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
 import { gatewayContext, tokenizeOnPage } from "./page-card.ts";
 import type { ResolvedPayLink } from "./resolve-pay-link.ts";
+import { saveCard } from "../customers/save-card.ts";
 
 export interface PaymentMethodChange {
   status: "card_updated" | "paid";
@@ -59,19 +60,7 @@ export async function payPaymentMethodLink(runtime: Runtime, resolved: ResolvedP
     if (claimed.count !== 1) throw new AppError("link_used");
     const fresh = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId: link.tenantId } });
     if (fresh.status === "CANCELED" || fresh.status === "PENDING_FIRST_PAYMENT") throw new AppError("conflict", { error: "Esta assinatura não aceita mais troca de cartão." });
-    const method = await tx.paymentMethod.create({
-      data: {
-        id: newId("paymentMethod"),
-        tenantId: link.tenantId,
-        customerId: fresh.customerId,
-        gatewayAccountId: account.id,
-        token: token.token,
-        brand: token.brand,
-        last4: token.last4,
-        expMonth: token.expMonth,
-        expYear: token.expYear,
-      },
-    });
+    const method = await saveCard(tx, { tenantId: link.tenantId, customerId: fresh.customerId, gatewayAccountId: account.id, token });
     // Pix -> card on an active subscription: the run now charges the card at the period end instead of issuing a QR 3 days before.
     const movesToCard = fresh.collectionMethod === "PIX_MANUAL" && fresh.status === "ACTIVE" && fresh.currentPeriodEnd;
     await tx.subscription.update({

@@ -27,6 +27,7 @@ import { newId } from "../shared/ids.ts";
 import { applyOfferChange } from "./apply-offer-change.ts";
 import { chargePlanChange, reserveProration } from "./charge-plan-change.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
+import { saveCard } from "../customers/save-card.ts";
 
 const LINK_TTL_MS = 7 * 86_400_000;
 
@@ -74,19 +75,7 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
   const gw = { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: sub.id, now };
   const token = await tokenizeCard(gw, link.id, input.card);
   if (!token.ok) throw cardError("cartão recusado");
-  const card = await prisma.paymentMethod.create({
-    data: {
-      id: newId("paymentMethod"),
-      tenantId,
-      customerId: sub.customerId,
-      gatewayAccountId: account.id,
-      token: token.token,
-      brand: token.brand,
-      last4: token.last4,
-      expMonth: token.expMonth,
-      expYear: token.expYear,
-    },
-  });
+  const card = await saveCard(prisma, { tenantId, customerId: sub.customerId, gatewayAccountId: account.id, token });
   const newPeriod = { start: now, end: periodEnd(now, offer.interval ?? "MONTH", now.getUTCDate()), anchorDay: now.getUTCDate() };
 
   const reservation = await prisma.$transaction(async (tx) => {

@@ -2,7 +2,7 @@
 // older (or newer) than the tolerance, compare in constant time, accept any v1= (secret rotation).
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-export function verifyBillingSignature(rawBody: string, header: string, secret: string, nowMs = Date.now(), toleranceS = 300): boolean {
+export function verifyBillingSignature(rawBody: string, header: string, secret: string, nowMs: number, toleranceS = 300): boolean {
   const parts = header.split(",").map((p) => p.trim().split("="));
   const ts = Number(parts.find(([k]) => k === "ts")?.[1]);
   if (!Number.isInteger(ts) || Math.abs(nowMs / 1000 - ts) > toleranceS) return false;

@@ -15,6 +15,7 @@ import { isAppError } from "../../core/shared/errors.ts";
 import { toHttp } from "../error-map.ts";
 import { bodyParsing } from "../middleware/body.ts";
 import { renderCheckoutPage } from "./checkout-page.ts";
+import { logSafely } from "./log-safely.ts";
 import { sendHostedPage } from "./send-page.ts";
 import { renderMessagePage } from "./layout.ts";
 import { renderResultPage } from "./result-page.ts";
@@ -60,17 +61,6 @@ function clockOf(runtime: Runtime, offer: CheckoutOffer) {
 function resultBody(result: CheckoutResult) {
   const pix = result.pix && { copy_paste: result.pix.copyPaste, qr_png_url: result.pix.qrPngUrl, expires_at: result.pix.expiresAt.toISOString() };
   return { status: result.status, subscription_id: result.subscriptionId, order_id: null, pix, error: null };
-}
-
-/** An unexpected failure, logged without anything that could be card data (digit runs, the submitted CVC). */
-function logSafely(req: Request, runtime: Runtime, err: unknown): void {
-  const e = err instanceof Error ? err : new Error(String(err));
-  const cvc = textValues(req.body, ["card_cvc"]).card_cvc;
-  let message = e.message.replace(/\d(?:[ .-]?\d){11,18}/g, "[redacted]");
-  if (cvc && /^\d{3,4}$/.test(cvc)) message = message.replace(new RegExp(`\\b${cvc}\\b`, "g"), "[redacted]");
-  const frames = (e.stack ?? "").split("\n").filter((l) => l.trimStart().startsWith("at "));
-  // Not under `err`: pino's error serializer would rewrite it.
-  (req.log ?? runtime.logger).error({ failure: { type: e.name, message, stack: frames.join("\n") } }, "hosted checkout failed");
 }
 
 function messageFor(status: number, error: string): [string, string] {
@@ -133,7 +123,7 @@ export function checkoutRouter(runtime: Runtime): Router {
   const hostedErrors: ErrorRequestHandler = (err, req, res, next) => {
     if (!req.path.startsWith("/checkout/")) return next(err);
     const { status, body } = toHttp(err);
-    if (status >= 500) logSafely(req, runtime, err);
+    if (status >= 500) logSafely(req, runtime, err, "hosted checkout failed");
     if (res.headersSent) return;
     if (wantsJson(req)) return void res.status(status).set("Cache-Control", "no-store").json(body);
     const [heading, message] = messageFor(status, String(body.error ?? ""));

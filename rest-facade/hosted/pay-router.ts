@@ -9,6 +9,7 @@ import { toHttp } from "../error-map.ts";
 import { bodyParsing } from "../middleware/body.ts";
 import { renderMessagePage } from "./layout.ts";
 import { renderPayPage, renderPayResultPage } from "./pay-page.ts";
+import { logSafely } from "./log-safely.ts";
 import { sendHostedPage } from "./send-page.ts";
 
 /** Submitted fields written back into a refused form; card_number and card_cvc are not among them. */
@@ -49,16 +50,6 @@ function messageFor(status: number, code: string, error: string): [string, strin
   return ["Não foi possível continuar", error];
 }
 
-/** An unexpected failure, logged without anything that could be card data (digit runs, the submitted CVC). */
-function logSafely(req: Request, runtime: Runtime, err: unknown): void {
-  const e = err instanceof Error ? err : new Error(String(err));
-  const cvc = textValues(req.body, ["card_cvc"]).card_cvc;
-  let message = e.message.replace(/\d(?:[ .-]?\d){11,18}/g, "[redacted]");
-  if (cvc && /^\d{3,4}$/.test(cvc)) message = message.replace(new RegExp(`\\b${cvc}\\b`, "g"), "[redacted]");
-  const frames = (e.stack ?? "").split("\n").filter((l) => l.trimStart().startsWith("at "));
-  (req.log ?? runtime.logger).error({ failure: { type: e.name, message, stack: frames.join("\n") } }, "hosted pay page failed");
-}
-
 export function payRouter(runtime: Runtime): Router {
   const r = Router();
 
@@ -92,7 +83,7 @@ export function payRouter(runtime: Runtime): Router {
   const hostedErrors: ErrorRequestHandler = (err, req, res, next) => {
     if (!req.path.startsWith("/pay/")) return next(err);
     const { status, body } = toHttp(err);
-    if (status >= 500) logSafely(req, runtime, err);
+    if (status >= 500) logSafely(req, runtime, err, "hosted pay page failed");
     if (res.headersSent) return;
     if (wantsJson(req) && req.method === "POST") return void res.status(status).set("Cache-Control", "no-store").json({ status: null, ...body });
     const [heading, message] = messageFor(status, String(body.code ?? ""), String(body.error ?? ""));

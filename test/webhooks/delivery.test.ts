@@ -23,7 +23,7 @@ function expectSigned(r: Received, secret: string): void {
   const { ts, v1 } = billingSignatures(r);
   expect(Math.abs(Date.now() / 1000 - ts)).toBeLessThan(300); // transport time: the wall clock, not the sandbox's
   expect(v1).toContain(createHmac("sha256", secret).update(`${ts}.${r.raw}`).digest("hex"));
-  expect(verifyBillingSignature(r.raw, String(r.headers["x-billing-signature"]), secret)).toBe(true);
+  expect(verifyBillingSignature(r.raw, String(r.headers["x-billing-signature"]), secret, Date.now())).toBe(true);
   // Any Standard Webhooks library accepts it.
   const std = new Webhook(secret.replace(/^whsec_/, "")).verify(r.raw, r.headers as Record<string, string>);
   expect(std).toEqual(r.body);
@@ -128,7 +128,7 @@ describe("webhook delivery", () => {
         expectSigned(r, ep.secret);
         expect(String(r.headers["webhook-signature"]).split(" ")).toHaveLength(2);
       }
-      expect(verifyBillingSignature(rcv.requests[0]!.raw, String(rcv.requests[0]!.headers["x-billing-signature"]), "whsec_wrong")).toBe(false);
+      expect(verifyBillingSignature(rcv.requests[0]!.raw, String(rcv.requests[0]!.headers["x-billing-signature"]), "whsec_wrong", Date.now())).toBe(false);
     } finally {
       await rcv.stop();
     }
@@ -139,9 +139,9 @@ describe("webhook delivery", () => {
     const body = '{"id":"evt_x"}';
     const ts = Math.floor(Date.now() / 1000);
     const sig = (at: number, b: string) => `ts=${at},v1=${createHmac("sha256", secret).update(`${at}.${b}`).digest("hex")}`;
-    expect(verifyBillingSignature(body, sig(ts, body), secret)).toBe(true);
-    expect(verifyBillingSignature(body, sig(ts - 301, body), secret)).toBe(false);
-    expect(verifyBillingSignature(`${body} `, sig(ts, body), secret)).toBe(false);
-    expect(verifyBillingSignature(body, `ts=${ts},v1=zz`, secret)).toBe(false);
+    expect(verifyBillingSignature(body, sig(ts, body), secret, Date.now())).toBe(true);
+    expect(verifyBillingSignature(body, sig(ts - 301, body), secret, Date.now())).toBe(false);
+    expect(verifyBillingSignature(`${body} `, sig(ts, body), secret, Date.now())).toBe(false);
+    expect(verifyBillingSignature(body, `ts=${ts},v1=zz`, secret, Date.now())).toBe(false);
   });
 });
