@@ -37,3 +37,25 @@ export function stringField(body: Record<string, unknown>, name: string): string
   if (typeof v !== "string") throw new AppError("invalid_body", { error: `${name} must be a string` });
   return v;
 }
+
+/**
+ * A body integer: a JSON integer or, as forms send it, a string of digits. Absent (or null) is null;
+ * anything else (a float, "10.5", "abc", an array) is 400 invalid_body. Ranges are the core's.
+ */
+export function integerField(body: Record<string, unknown>, name: string): number | null {
+  const v = body[name];
+  if (v === undefined || v === null) return null;
+  const n = typeof v === "number" ? v : typeof v === "string" && /^-?\d{1,16}$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new AppError("invalid_body", { error: `${name} must be an integer` });
+  return n;
+}
+
+/** A body boolean: JSON true/false or the form strings true/false/1/0; absent is null. */
+export function booleanField(body: Record<string, unknown>, name: string): boolean | null {
+  const v = body[name];
+  if (v === undefined || v === null || v === "") return null;
+  if (typeof v === "boolean") return v;
+  if (v === "true" || v === "1") return true;
+  if (v === "false" || v === "0") return false;
+  throw new AppError("invalid_body", { error: `${name} must be true or false` });
+}

@@ -13,6 +13,7 @@ import { readRoutes } from "./routes/v1/reads.ts";
 import { chargeAndLinkRoutes } from "./routes/v1/charge-and-links.ts";
 import { planChangeRoutes } from "./routes/v1/plan-changes.ts";
 import { subscriptionLifecycleRoutes } from "./routes/v1/subscription-lifecycle.ts";
+import { paymentAndOrderRoutes } from "./routes/v1/payments-and-orders.ts";
 
 /** What the core needs to know about the HTTP caller. */
 function forwardHeaders(req: Request): Record<string, string> {
@@ -30,6 +31,7 @@ export function v1Router(runtime: Runtime, core: CoreClient, opts: { storeFor?: 
   r.use(subscriptionLifecycleRoutes(core, forwardHeaders));
   r.use(planChangeRoutes(core, forwardHeaders));
   r.use(chargeAndLinkRoutes(core, forwardHeaders));
+  r.use(paymentAndOrderRoutes(core, forwardHeaders));
   r.use(() => {
     throw new AppError("route_not_found");
   });

@@ -10,6 +10,8 @@ import "./types/customer.ts";
 import "./types/payment.ts";
 import "./types/subscription.ts";
 import "./types/subscription-payment-link.ts";
+import "./types/order-payment-link.ts";
+import "./types/grant.ts";
 import "./types/event.ts";
 import "./types/webhook-delivery.ts";
 import "./types/entitlements.ts";
@@ -21,6 +23,7 @@ import "./mutations/sandbox.ts";
 import "./mutations/subscription-lifecycle.ts";
 import "./mutations/plan-changes.ts";
 import "./mutations/charge-and-links.ts";
+import "./mutations/refunds.ts";
 
 builder.queryType({ description: "Reads. Tenant keys see their own tenant; the operator passes tenantId." });
 builder.mutationType({ description: "Operator and tenant actions. Every business rule lives in core/." });

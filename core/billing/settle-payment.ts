@@ -6,7 +6,7 @@ import { lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { newId } from "../shared/ids.ts";
 import { applyInvoiceFailed, type FailureEffect } from "./apply-invoice-failed.ts";
 import { applyInvoicePaid } from "./apply-invoice-paid.ts";
-import { applyRenewalOrderPaid } from "../links/apply-renewal-order-paid.ts";
+import { applyOrderPaid } from "../orders/apply-order-paid.ts";
 import { refundSurplusPayment, SURPLUS_REFUND_REASON } from "../payments/refund-surplus-payment.ts";
 
 export interface Verdict {
@@ -56,8 +56,8 @@ async function settleInTx(
       data: { status: "PAID", paidAt: now, gatewayChargeId: verdict.chargeId, paidInvoiceId: payment.invoiceId, failureCode: "" },
     });
     await tx.paymentItem.create({ data: { id: newId("paymentItem"), tenantId: payment.tenantId, paymentId: payment.id, kind: "plan", amountCents: payment.amountCents } });
-    // An order payment (renewal link, card or Pix): the order, its extension and order.paid, in this transaction.
-    if (payment.orderId) await applyRenewalOrderPaid(tx, { payment, now });
+    // An order payment (checkout, renewal link; card or Pix): the order, what it delivers and order.paid, in this transaction.
+    if (payment.orderId) await applyOrderPaid(tx, { payment, now });
     if (!invoice || !subscription) return "paid";
     await tx.invoice.update({ where: { id: invoice.id }, data: { status: "PAID", paidAt: now } });
     // A plan change's proration settled late (reconciliation): money only, the change was not applied.

@@ -62,6 +62,11 @@ const phone = required("informe um celular válido", "informe um celular válido
 const doc = required("informe seu CPF ou CNPJ", "CPF ou CNPJ inválido").transform(convert(normalizeTaxDocument, "CPF ou CNPJ inválido"));
 const coupon = optional(100, "cupom inválido");
 const ref = optional(100, "código de indicação inválido");
+/** Units of a one-time offer: a whole number from 1 to 99, 1 when absent. */
+export const MAX_QUANTITY = 99;
+const quantity = text("quantidade inválida (de 1 a 99)").transform(
+  convert((s: string | undefined) => (s === undefined ? 1 : /^\d{1,2}$/.test(s) && Number(s) >= 1 ? Number(s) : null), "quantidade inválida (de 1 a 99)"),
+);
 
 const methodOf = (offered: Method[]) =>
   required("escolha a forma de pagamento", "forma de pagamento indisponível nesta oferta").transform(
@@ -122,7 +127,8 @@ export function parseCardForm(body: Record<string, unknown>, now: Date): { ok: t
   }
 }
 
-export function parseCheckoutForm(body: Record<string, unknown>, opts: { now: Date; methods: Method[] }): CheckoutFormResult {
+/** `withQuantity`: a one-time offer, whose form carries `quantity`; a subscription ignores the field. */
+export function parseCheckoutForm(body: Record<string, unknown>, opts: { now: Date; methods: Method[]; withQuantity?: boolean }): CheckoutFormResult {
   try {
     const value: CheckoutFields = {
       externalId: take(body, "external_id", externalId),
@@ -134,7 +140,9 @@ export function parseCheckoutForm(body: Record<string, unknown>, opts: { now: Da
       card: null,
       coupon: null,
       ref: null,
+      quantity: 1,
     };
+    if (opts.withQuantity) value.quantity = take(body, "quantity", quantity);
     if (value.method === "card") value.card = readCard(body, opts.now);
     value.coupon = take(body, "coupon", coupon);
     value.ref = take(body, "ref", ref);

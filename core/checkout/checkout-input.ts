@@ -33,6 +33,8 @@ export interface CheckoutFields {
   card: CardInput | null;
   coupon: string | null;
   ref: string | null;
+  /** Units bought; one-time offers only (always 1 for a subscription). */
+  quantity: number;
 }
 
 export interface CheckoutInput extends CheckoutFields {
@@ -46,8 +48,11 @@ export interface CheckoutPix {
   expiresAt: Date;
 }
 
+/** A subscription checkout answers active, trialing or pending_first_payment; an order paid or pending. */
 export interface CheckoutResult {
-  status: "active" | "trialing" | "pending_first_payment";
-  subscriptionId: string;
+  status: "active" | "trialing" | "pending_first_payment" | "paid" | "pending";
+  /** The subscription born, or the one an early-renewal order extends; null for other orders. */
+  subscriptionId: string | null;
+  orderId: string | null;
   pix: CheckoutPix | null;
 }

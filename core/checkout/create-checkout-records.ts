@@ -39,7 +39,7 @@ export interface CheckoutRecords {
 
 export async function createCheckoutRecords(runtime: Runtime, r: CheckoutRecords): Promise<void> {
   await runtime.db.prisma.$transaction(async (tx) => {
-    const customerId = await upsertCustomer(tx, r);
+    const customerId = await upsertCheckoutCustomer(tx, { tenantId: r.tenantId, newCustomerId: r.ids.customerId, input: r.input, existing: r.existingCustomer });
     const paymentMethodId = r.card ? newId("paymentMethod") : null;
     if (r.card) {
       await tx.paymentMethod.create({ data: { id: paymentMethodId!, tenantId: r.tenantId, customerId, gatewayAccountId: r.gatewayAccount.id, ...r.card } });
@@ -74,16 +74,20 @@ export async function createCheckoutRecords(runtime: Runtime, r: CheckoutRecords
   });
 }
 
-async function upsertCustomer(tx: Prisma.TransactionClient, r: CheckoutRecords): Promise<string> {
-  if (r.existingCustomer) {
+/** The checkout's customer: the one found (gaps filled) or a new one; its id. Subscriptions and orders alike. */
+export async function upsertCheckoutCustomer(
+  tx: Prisma.TransactionClient,
+  r: { tenantId: string; newCustomerId: string; input: CheckoutInput; existing: Customer | null },
+): Promise<string> {
+  if (r.existing) {
     // Fill what the record lacks; never overwrite what the tenant already manages.
     await tx.customer.update({
-      where: { id: r.existingCustomer.id },
-      data: { phone: r.existingCustomer.phone ?? r.input.phone, doc: r.existingCustomer.doc ?? r.input.doc },
+      where: { id: r.existing.id },
+      data: { phone: r.existing.phone ?? r.input.phone, doc: r.existing.doc ?? r.input.doc },
     });
-    return r.existingCustomer.id;
+    return r.existing.id;
   }
-  const id = r.ids.customerId;
+  const id = r.newCustomerId;
   await tx.customer.create({
     data: { id, tenantId: r.tenantId, externalId: r.input.externalId ?? id, email: r.input.email, name: r.input.name, phone: r.input.phone, doc: r.input.doc },
   });

@@ -1,4 +1,5 @@
-// The public view of an offer for the hosted checkout page. Unknown, inactive and one-time offers are 404.
+// The public view of an offer for the hosted checkout page: a subscription offer, or a one-time offer
+// (an order, with a quantity). Unknown and inactive offers are 404.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
@@ -11,10 +12,16 @@ export interface CheckoutOffer {
   clockAt: Date | null;
   name: string;
   planName: string;
-  interval: "month" | "year";
+  kind: "recurring" | "one_time";
+  /** Null for one-time offers. */
+  interval: "month" | "year" | null;
   priceCents: number;
   currency: string;
   trialDays: number;
+  /** One-time offers: days of access each purchase grants (0 when it only extends a subscription). */
+  grantDays: number;
+  /** One-time offers: paying extends the buyer's subscription of the plan (early renewal). */
+  renewsSubscription: boolean;
   /** Payment methods the page offers, from the offer's collection methods and the gateway's capabilities. */
   methods: ("card" | "pix")[];
 }
@@ -25,7 +32,7 @@ export async function getCheckoutOffer(prisma: PrismaClient, offerId: string): P
     where: { id: offerId },
     include: { plan: { select: { name: true } }, tenant: { select: { name: true, mode: true, clockAt: true, suspended: true } }, gatewayAccount: true },
   });
-  if (!offer || !offer.active || offer.kind !== "RECURRING" || offer.tenant.suspended) throw notFound("offer");
+  if (!offer || !offer.active || offer.tenant.suspended) throw notFound("offer");
   const caps = offer.gatewayAccount.capabilities as { supportsCard?: boolean; supportsPix?: boolean };
   const methods: ("card" | "pix")[] = [];
   if (offer.collectionMethods.includes("CARD_AUTO") && caps.supportsCard !== false) methods.push("card");
@@ -38,10 +45,13 @@ export async function getCheckoutOffer(prisma: PrismaClient, offerId: string): P
     clockAt: offer.tenant.clockAt,
     name: offer.name,
     planName: offer.plan.name,
-    interval: offer.interval === "YEAR" ? "year" : "month",
+    kind: offer.kind === "ONE_TIME" ? "one_time" : "recurring",
+    interval: offer.kind === "ONE_TIME" ? null : offer.interval === "YEAR" ? "year" : "month",
     priceCents: offer.priceCents,
     currency: offer.currency,
-    trialDays: offer.trialDays,
+    trialDays: offer.kind === "ONE_TIME" ? 0 : offer.trialDays,
+    grantDays: offer.grantDays ?? 0,
+    renewsSubscription: offer.renewsSubscription,
     methods,
   };
 }

@@ -4,29 +4,24 @@
 import type { Runtime } from "../runtime.ts";
 import { invoiceAmount } from "../billing/invoice-amount.ts";
 import { periodEnd, trialEnd } from "../billing/periods.ts";
-import { chargeCard, createPixCharge, fetchChargeStatus, refundCharge, tokenizeCard, type GatewayCallContext } from "../gateways/gateway-calls.ts";
+import { createPixCharge, refundCharge, type GatewayCallContext } from "../gateways/gateway-calls.ts";
+import { CHECKOUT_PIX_TTL_MS, chargeAtCheckout, tokenize } from "./checkout-charge.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { newId } from "../shared/ids.ts";
 import { findCheckoutCoupon, findCheckoutCustomer, fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput, CheckoutResult } from "./checkout-input.ts";
-import { createCheckoutRecords, type CheckoutRecords, type SavedCard } from "./create-checkout-records.ts";
+import { createCheckoutRecords, type CheckoutRecords } from "./create-checkout-records.ts";
 import { getCheckoutOffer } from "./get-checkout-offer.ts";
+import { startOrderCheckout } from "./start-order-checkout.ts";
 
-/** A checkout Pix QR is payable for one day; unpaid, the pending subscription is canceled. */
-const CHECKOUT_PIX_TTL_MS = 86_400_000;
 
-const DECLINE_MESSAGES: Record<string, string> = {
-  card_declined: "cartão recusado pelo emissor",
-  insufficient_funds: "saldo ou limite insuficiente",
-  expired_card: "cartão vencido",
-  gateway_unavailable: "não foi possível validar o cartão agora; tente novamente",
-};
 
 export async function startCheckout(runtime: Runtime, input: CheckoutInput): Promise<CheckoutResult> {
   const prisma = runtime.db.prisma;
   const offer = await getCheckoutOffer(prisma, input.offerId);
   if (!offer.methods.includes(input.method)) throw fieldError("method", "forma de pagamento indisponível nesta oferta");
+  if (offer.kind === "one_time") return startOrderCheckout(runtime, offer, input);
   const now = tenantClock({ mode: offer.tenantMode, clockAt: offer.clockAt }, runtime.wallClock).now();
   const existingCustomer = await findCheckoutCustomer(prisma, offer.tenantId, input);
   const coupon = await findCheckoutCoupon(prisma, offer.tenantId, input.coupon, now);
@@ -65,7 +60,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
       payment: null,
       events: ["subscription.trial_started"],
     });
-    return { status: "trialing", subscriptionId: ids.subscriptionId, pix: null };
+    return { status: "trialing", subscriptionId: ids.subscriptionId, orderId: null, pix: null };
   }
 
   const amount = invoiceAmount(offer.priceCents, coupon1);
@@ -89,7 +84,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
       await refundCharge(gw, ids.invoiceId, { chargeId, amountCents: amount.amountCents, idempotencyKey: `${idempotencyKey}:void` });
       throw err;
     }
-    return { status: "active", subscriptionId: ids.subscriptionId, pix: null };
+    return { status: "active", subscriptionId: ids.subscriptionId, orderId: null, pix: null };
   }
 
   const pix = await createPixCharge(gw, {
@@ -111,24 +106,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
   return {
     status: "pending_first_payment",
     subscriptionId: ids.subscriptionId,
+    orderId: null,
     pix: { copyPaste: pix.copyPaste, qrPngUrl: `${runtime.config.publicUrl}/pix/${ids.paymentId}/qr.png`, expiresAt: pix.expiresAt },
   };
-}
-
-async function tokenize(gw: GatewayCallContext, reference: string, input: CheckoutInput): Promise<SavedCard> {
-  const result = await tokenizeCard(gw, reference, input.card!);
-  if (!result.ok) throw fieldError("card_number", DECLINE_MESSAGES[result.code] ?? "cartão recusado");
-  return { token: result.token, brand: result.brand, last4: result.last4, expMonth: result.expMonth, expYear: result.expYear };
-}
-
-/** The first charge; a timeout is settled on the spot by asking the gateway, never guessed. */
-async function chargeAtCheckout(gw: GatewayCallContext, card: SavedCard, amountCents: number, currency: string, invoiceId: string, idempotencyKey: string) {
-  let result = await chargeCard(gw, { token: card.token, amountCents, currency, idempotencyKey, reference: invoiceId });
-  if (result.outcome === "unknown") {
-    const status = await fetchChargeStatus(gw, invoiceId, idempotencyKey);
-    if (status?.outcome === "approved" || status?.outcome === "declined") result = { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode };
-  }
-  if (result.outcome === "approved") return result.chargeId;
-  if (result.outcome === "unknown") throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
-  throw fieldError("card_number", DECLINE_MESSAGES[result.detailCode] ?? "cartão recusado");
 }

@@ -1,7 +1,7 @@
 // The 19 event types of the contract, each with the shape of its data and the builder that makes
 // it, in one place. Every emitter goes through emitEvents, so a type can only carry its own shape.
 import type { EventType } from "./event-types.ts";
-import { migrationLinkEventData, orderEventData, referralEventData, subscriptionEventData, type EventData } from "./event-data.ts";
+import { migrationLinkEventData, orderEventData, referralEventData, refundEventData, subscriptionEventData, type EventData } from "./event-data.ts";
 import { recordEvent, type Tx } from "./record-event.ts";
 
 /** What an event is about; its kind decides the data builder. */
@@ -9,6 +9,7 @@ export type EventSubject =
   | { kind: "subscription"; subscriptionId: string }
   | { kind: "migration_link"; subscriptionId: string; link: { url: string; offer_id: string; expires_at: string } }
   | { kind: "order"; orderId: string }
+  | { kind: "refund"; refundId: string }
   | { kind: "referral"; referralId: string };
 
 interface CatalogueEntry {
@@ -34,7 +35,7 @@ export const EVENT_CATALOGUE: Record<EventType, CatalogueEntry> = {
   "invoice.payment_failed": { subjects: SUBSCRIPTION, statuses: ["past_due", "suspended"] },
   "order.paid": { subjects: ["order"], statuses: ["paid"] },
   "order.refunded": { subjects: ["order"], statuses: ["refunded"] },
-  "payment.refunded": { subjects: ["subscription", "order"], statuses: ["active", "past_due", "canceled", "paid", "refunded"] },
+  "payment.refunded": { subjects: ["refund"], statuses: ["active", "past_due", "canceled", "paid", "refunded"] },
   "referral.created": { subjects: ["referral"], statuses: ["pending"] },
   "referral.qualified": { subjects: ["referral"], statuses: ["qualified"] },
   "referral.rewarded": { subjects: ["referral"], statuses: ["rewarded"] },
@@ -49,6 +50,8 @@ export function buildEventData(tx: Tx, tenantId: string, subject: EventSubject):
       return migrationLinkEventData(tx, tenantId, subject.subscriptionId, subject.link);
     case "order":
       return orderEventData(tx, tenantId, subject.orderId);
+    case "refund":
+      return refundEventData(tx, tenantId, subject.refundId);
     case "referral":
       return referralEventData(tx, tenantId, subject.referralId);
   }

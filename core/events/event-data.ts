@@ -2,7 +2,7 @@
 // order event data, referral event data). Each loads its subject inside the caller's transaction,
 // so the data is the state as it stands after the change that emits the event.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import { lastPaymentPayload } from "../payments/payment-payload.ts";
+import { apiPaymentStatus, lastPaymentPayload } from "../payments/payment-payload.ts";
 import { subscriptionDetailInclude, subscriptionPayload } from "../subscriptions/subscription-payload.ts";
 import type { Tx } from "./record-event.ts";
 
@@ -63,6 +63,28 @@ export function orderData(
     grant_days: offer.grantDays ?? 0,
     payment: payment ? lastPaymentPayload(payment) : null,
     tracking: (order.tracking ?? null) as Record<string, unknown> | null,
+  };
+}
+
+/**
+ * payment.refunded: the subscription payload (subscription payment) or the order event data (order
+ * payment), as the contract says, plus `refund` naming the payment and the money moved, since
+ * last_payment may be another payment.
+ */
+export async function refundEventData(tx: Tx, tenantId: string, refundId: string): Promise<EventData> {
+  const refund = await tx.refund.findFirstOrThrow({ where: { id: refundId, tenantId }, include: { payment: true } });
+  const p = refund.payment;
+  const base = p.orderId ? await orderEventData(tx, tenantId, p.orderId) : await subscriptionEventData(tx, tenantId, p.subscriptionId!);
+  return {
+    ...base,
+    refund: {
+      payment_id: p.id,
+      amount_cents: refund.amountCents,
+      payment_refunded_amount_cents: p.refundedAmountCents,
+      payment_status: apiPaymentStatus(p.status),
+      reason: refund.reason,
+      revoke: refund.revoke,
+    },
   };
 }
 

@@ -101,8 +101,10 @@ export class SandboxAdapter implements GatewayAdapter {
     const replay = await this.find(account.tenantId, req.idempotencyKey);
     if (replay) return { outcome: replay.status === "refunded" ? "refunded" : "declined", refundId: replay.id, detailCode: replay.detailCode };
     const charge = await this.prisma.sandboxCharge.findFirst({ where: { id: req.chargeId, tenantId: account.tenantId } });
+    const behaviour = charge?.token ? behaviourOfToken(charge.token) : null;
     let detailCode = "";
-    if (!charge || !["approved", "paid"].includes(charge.status)) detailCode = "charge_not_refundable";
+    if (!charge || !["approved", "paid"].includes(charge.status) || charge.chargedBackAt) detailCode = "charge_not_refundable";
+    else if (behaviour === "refund_declined") detailCode = "refund_declined";
     else if (charge.refundedCents > 0 && !account.capabilities.sumsPartialRefunds) detailCode = "partial_refunds_not_summed";
     else if (req.amountCents < 1 || charge.refundedCents + req.amountCents > charge.amountCents) detailCode = "amount_exceeds_balance";
     if (!detailCode) {
@@ -119,6 +121,8 @@ export class SandboxAdapter implements GatewayAdapter {
       detailCode,
       createdAt: now,
     });
+    // The timeout card: the refund is real at the gateway, but this answer is lost (a replay hears it).
+    if (behaviour === "timeout") throw new GatewayUnavailable("timeout");
     return { outcome: detailCode ? "declined" : "refunded", refundId: row.id, detailCode };
   }
 

@@ -1,7 +1,7 @@
 // The fixed sandbox test cards (service-contract §4), plus one extra for the timeout path.
 // Any other Luhn-valid number approves. The behaviour travels inside the token, never the number.
 
-export type CardBehaviour = "approve" | "card_declined" | "insufficient_funds" | "declines_after_first" | "chargeback" | "timeout";
+export type CardBehaviour = "approve" | "card_declined" | "insufficient_funds" | "declines_after_first" | "chargeback" | "timeout" | "refund_declined";
 
 export const TEST_CARDS: Record<string, CardBehaviour> = {
   "4242424242424242": "approve",
@@ -9,8 +9,11 @@ export const TEST_CARDS: Record<string, CardBehaviour> = {
   "4000000000009995": "insufficient_funds",
   "4000000000000341": "declines_after_first",
   "4000000000000259": "chargeback",
-  // Not in the contract: the charge lands at the gateway but the call times out (reconciliation path).
+  // Not in the contract: the charge lands at the gateway but the call times out (reconciliation
+  // path); a refund of its charges also lands but its answer is lost (refund_in_flight path).
   "4000000000000119": "timeout",
+  // Not in the contract: charges approve, every refund of them is refused (refund_declined).
+  "4000000000005126": "refund_declined",
 };
 
 const BEHAVIOURS = new Set<string>(Object.values(TEST_CARDS));

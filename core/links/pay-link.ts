@@ -92,9 +92,27 @@ export async function describePayLink(runtime: Runtime, token: string): Promise<
         ? { ...view, amountCents: link.priceCents, methods: ["card"], currentCard: null }
         : { ...view, blocker: "Esta troca de plano não está mais disponível." };
     }
+    case "ORDER_PIX":
+      return describeOrderPix(runtime, resolved, view);
     default:
       return { ...view, blocker: NOT_AVAILABLE };
   }
+}
+
+/** A pending order's Pix: the page shows the live QR; there is nothing to submit. */
+async function describeOrderPix(runtime: Runtime, resolved: ResolvedPayLink, view: PayPageView): Promise<PayPageView> {
+  const prisma = runtime.db.prisma;
+  const { link, now } = resolved;
+  const order = link.orderId ? await prisma.order.findFirst({ where: { id: link.orderId, tenantId: link.tenantId } }) : null;
+  if (!order || order.status !== "PENDING") return { ...view, blocker: "Este pedido não tem mais um Pix pendente." };
+  const plan = await prisma.plan.findFirst({ where: { id: order.planId, tenantId: link.tenantId }, select: { name: true } });
+  const live = await prisma.payment.findFirst({
+    where: { tenantId: link.tenantId, orderId: order.id, method: "PIX", status: "PROCESSING", pixExpiresAt: { gt: now } },
+    orderBy: { id: "desc" },
+  });
+  const base = { ...view, planName: plan?.name ?? null, amountCents: order.amountCents, currency: order.currency };
+  if (!live?.pixCopyPaste || !live.pixExpiresAt) return { ...base, blocker: "O Pix deste pedido expirou; peça um novo link ao vendedor." };
+  return { ...base, pix: { paymentId: live.id, copyPaste: live.pixCopyPaste, expiresAt: live.pixExpiresAt } };
 }
 
 export async function payLink(runtime: Runtime, input: { token: string; body: Record<string, unknown> }): Promise<PayOutcome> {
@@ -122,8 +140,10 @@ export async function payLink(runtime: Runtime, input: { token: string; body: Re
       return { ...base, status: "paid", subscriptionStatus: sub.status.toLowerCase(), card: sub.paymentMethod, currentPeriodEnd: sub.currentPeriodEnd };
     }
     case "ORDER_PIX":
+      // The page only shows the order's QR: it is paid in the payer's bank app.
+      throw new AppError("conflict", { error: "Este link mostra o Pix do pedido: pague pelo QR Code ou pelo Pix copia e cola." });
     case "RENEWAL_CAMPAIGN":
-      // Not built yet: pending-order Pix and renewal campaigns arrive with later issues.
+      // Not built yet: renewal campaigns arrive with a later issue.
       throw new AppError("conflict", { error: NOT_AVAILABLE });
   }
 }

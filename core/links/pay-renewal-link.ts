@@ -1,6 +1,6 @@
 // /pay for a subscription renewal link: a renewal-advance order (target_subscription_id = the
 // subscription, the link's price) paid by card on the page or by its Pix QR. When paid,
-// applyRenewalOrderPaid extends the period by one cycle and emits order.paid (service-contract §5).
+// applyOrderPaid extends the period by one cycle and emits order.paid (service-contract §5).
 // A refused card leaves the link active (the customer may try another card) and the order canceled.
 import type { CardInput } from "../gateways/adapter.ts";
 import { chargeCard, createPixCharge } from "../gateways/gateway-calls.ts";
@@ -98,7 +98,7 @@ export async function payRenewalLink(runtime: Runtime, resolved: ResolvedPayLink
       ]);
       throw cardRefusal(result.detailCode);
     }
-    // settlePayment marks the payment paid and, for an order payment, runs applyRenewalOrderPaid in the same transaction.
+    // settlePayment marks the payment paid and, for an order payment, runs applyOrderPaid in the same transaction.
     await settlePayment(runtime, { tenantId: link.tenantId, paymentId, verdict: result, now });
     const after = await prisma.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId: link.tenantId }, select: { currentPeriodEnd: true } });
     return { status: "paid", currentPeriodEnd: after.currentPeriodEnd };

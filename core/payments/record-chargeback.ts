@@ -1,10 +1,15 @@
-// A chargeback filed by the gateway: the paid payment reads `chargedback`, the gateway event is
-// logged, and a subscription payment is announced with subscription.updated (reread and decide).
-// What a chargeback does to access is the tenant's call; refunds and revocation live with refunds.
+// A chargeback filed by the gateway: the paid payment reads `chargedback` and the gateway event is
+// logged. Access goes as a total refund with the default revoke would take it (README, Chargebacks):
+// an invoice payment ends its subscription (subscription.canceled), an order payment revokes what the
+// order delivered (order.refunded; its grant, or the time an early-renewal order added). With
+// nothing left to revoke (already canceled or refunded), subscription.updated asks to reread.
 import type { Runtime } from "../runtime.ts";
 import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
+import { revokeAccess } from "../refunds/revoke-access.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { canMovePayment } from "./transitions.ts";
+
+const CHARGEBACK_REASON = "chargeback";
 
 export async function recordChargeback(runtime: Runtime, input: { tenantId: string; paymentId: string; now: Date }): Promise<boolean> {
   const prisma = runtime.db.prisma;
@@ -12,8 +17,11 @@ export async function recordChargeback(runtime: Runtime, input: { tenantId: stri
     const payment = await tx.payment.findFirst({ where: { id: input.paymentId, tenantId: input.tenantId } });
     if (!payment || !canMovePayment(payment.status, "CHARGEDBACK")) return null;
     if (payment.subscriptionId) await lockSubscription(tx, input.tenantId, payment.subscriptionId);
-    await tx.payment.update({ where: { id: payment.id }, data: { status: "CHARGEDBACK" } });
-    if (payment.subscriptionId) {
+    const updated = await tx.payment.update({ where: { id: payment.id }, data: { status: "CHARGEDBACK", refundInFlight: false } });
+    const revoke = payment.orderId ? ("grant" as const) : ("subscription" as const);
+    const announce = await revokeAccess(tx, { payment: updated, revoke, reason: CHARGEBACK_REASON, now: input.now });
+    if (announce) await announce();
+    else if (payment.subscriptionId) {
       await emitSubscriptionEvents(tx, { tenantId: input.tenantId, subscriptionId: payment.subscriptionId, types: ["subscription.updated"], at: input.now });
     }
     return payment;

@@ -1,10 +1,12 @@
 // Sandbox: move a tenant's clock forward to `to`, stopping at every instant where a duty falls due
 // (renewals, Pix QRs, trial ends, retries, suspensions, scheduled cancellations, chargebacks, webhook
-// retries) and running it there, in time order. Refused for LIVE tenants.
+// retries) and running it there, in time order; refunds left pending are finished at each stop.
+// Refused for LIVE tenants.
 import type { Runtime } from "../runtime.ts";
 import { emptySummary, runBillingPass, type BillingPassSummary } from "../billing/run-billing-pass.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { deliverDueNow, nextDeliveryDueAfter } from "../webhooks/deliver-due-now.ts";
+import { reconcilePendingRefunds } from "../refunds/reconcile-refunds.ts";
 import { runDueSandboxChargebacks } from "./simulate-chargeback.ts";
 
 export interface AdvanceClockSummary extends BillingPassSummary {
@@ -15,6 +17,8 @@ export interface AdvanceClockSummary extends BillingPassSummary {
   chargebacks: number;
   /** Webhook delivery attempts made on the way. */
   webhook_attempts: number;
+  /** Refunds left pending (gateway answer lost) that were finished on the way. */
+  refunds_settled: number;
 }
 
 const MAX_STEPS = 10_000;
@@ -28,7 +32,7 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
   if (Number.isNaN(input.to.getTime()) || input.to.getTime() < from.getTime()) {
     throw new AppError("invalid_argument", { error: `to must not be before the tenant's clock (${from.toISOString()})` });
   }
-  const summary: AdvanceClockSummary = { ...emptySummary(), from, to: input.to, steps: 0, chargebacks: 0, webhook_attempts: 0 };
+  const summary: AdvanceClockSummary = { ...emptySummary(), from, to: input.to, steps: 0, chargebacks: 0, webhook_attempts: 0, refunds_settled: 0 };
   let clock = from;
   for (let i = 0; i < MAX_STEPS; i++) {
     const due = await nextDueInstant(runtime, input.tenantId, clock);
@@ -50,6 +54,9 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
 }
 
 async function runDuties(runtime: Runtime, tenantId: string, now: Date, summary: AdvanceClockSummary): Promise<void> {
+  // Refunds first: one that revokes access ends the subscription before a renewal could charge it.
+  const refunds = await reconcilePendingRefunds(runtime, { tenantId, ignoreLease: true });
+  summary.refunds_settled += (refunds.succeeded ?? 0) + (refunds.failed ?? 0);
   const pass = await runBillingPass(runtime, { tenantId });
   for (const [k, v] of Object.entries(pass)) summary[k as keyof BillingPassSummary] += v;
   summary.chargebacks += await runDueSandboxChargebacks(runtime, { tenantId, now });
@@ -57,7 +64,7 @@ async function runDuties(runtime: Runtime, tenantId: string, now: Date, summary:
 }
 
 function progress(s: AdvanceClockSummary): number {
-  return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown + s.webhook_attempts;
+  return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown + s.webhook_attempts + s.refunds_settled;
 }
 
 /** The earliest instant anything of this tenant falls due. */

@@ -62,6 +62,15 @@ export const ERROR_CATALOG = {
   link_expired: { status: 410, error: "este link expirou", code: "link_expired" },
   /** /pay/{token}: the link was already used (single use) or what it pays is already paid. */
   link_used: { status: 410, error: "este link já foi utilizado", code: "link_used" },
+  /** A refund refused by a rule or by the gateway: the contract's body is {level: 'error', message}. */
+  refund_refused: { status: 422, error: "refund refused" },
+  /** A refund that hits an invoice that funded prepaid runway: {error, requires_confirmation: 'runway'}. */
+  refund_needs_confirmation: {
+    status: 422,
+    error: "este reembolso atinge uma fatura que pagou um período ainda não iniciado; reenvie com confirm_runway: true",
+  },
+  /** GET /v1/orders/{id}/payment-link on an order with no pending Pix. */
+  no_pending_order_pix: { status: 409, error: "pedido sem Pix pendente para reabrir", code: "conflict" },
   internal: { status: 500, error: "internal error", code: "internal" },
 } as const satisfies Record<string, CatalogEntry>;
 
@@ -74,16 +83,24 @@ export class AppError extends Error {
   readonly status: number;
   readonly body: ErrorBody;
 
-  /** `error` replaces the catalogue's message; `extra` adds the fields some routes define (accepted, status…). */
-  constructor(key: ErrorKey, opts: { error?: string; extra?: Record<string, unknown> } = {}) {
+  /**
+   * `error` replaces the catalogue's message; `extra` adds the fields some routes define (accepted,
+   * status…). A body the contract shapes otherwise (refund refusals) is `extra` alone, with `bare`.
+   */
+  constructor(key: ErrorKey, opts: { error?: string; extra?: Record<string, unknown>; bare?: boolean } = {}) {
     const entry: CatalogEntry = ERROR_CATALOG[key];
     const message = opts.error ?? entry.error;
     super(message);
     this.name = "AppError";
     this.key = key;
     this.status = entry.status;
-    this.body = { error: message, ...(entry.code ? { code: entry.code } : {}), ...opts.extra };
+    this.body = opts.bare ? ({ ...opts.extra } as ErrorBody) : { error: message, ...(entry.code ? { code: entry.code } : {}), ...opts.extra };
   }
+}
+
+/** The refund refusal body of the contract: {level: 'error', message}. */
+export function refundRefused(message: string): AppError {
+  return new AppError("refund_refused", { error: message, extra: { level: "error", message }, bare: true });
 }
 
 export function isAppError(e: unknown): e is AppError {

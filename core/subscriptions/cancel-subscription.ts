@@ -55,6 +55,22 @@ async function cancelNow(tx: Tx, sub: Subscription, reason: string | null, now: 
     select: { id: true },
   });
   if (payablePix) throw new AppError("pix_payable");
+  await endSubscriptionNow(tx, sub, { reason, now });
+  return CANCELED;
+}
+
+/**
+ * Ends a subscription at once (cancel, or a refund or chargeback that revokes access): the state
+ * change, then its announcement (subscription.canceled and the cancellation e-mail). A Pix QR paid
+ * later is recorded and refunded (surplus payment).
+ */
+export async function endSubscriptionNow(tx: Tx, sub: Subscription, input: { reason: string | null; now: Date }): Promise<void> {
+  await endSubscriptionState(tx, sub, input.now, input.reason);
+  await announceSubscriptionEnded(tx, sub, input);
+}
+
+/** The state of an immediate cancellation alone; callers that write their own event first announce after. */
+export async function endSubscriptionState(tx: Tx, sub: Subscription, now: Date, reason: string | null): Promise<void> {
   assertTransition(sub.status, "CANCELED");
   await tx.subscription.update({
     where: { id: sub.id },
@@ -66,9 +82,11 @@ async function cancelNow(tx: Tx, sub: Subscription, reason: string | null, now: 
     where: { tenantId: sub.tenantId, subscriptionId: sub.id, method: "PIX", status: "PROCESSING", pixExpiresAt: { lte: now } },
     data: { status: "FAILED", failureCode: "expired" },
   });
-  await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: ["subscription.canceled"], at: now });
-  await recordCancellationEmail(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, reason, at: now });
-  return CANCELED;
+}
+
+export async function announceSubscriptionEnded(tx: Tx, sub: Subscription, input: { reason: string | null; now: Date }): Promise<void> {
+  await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: ["subscription.canceled"], at: input.now });
+  await recordCancellationEmail(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, reason: input.reason, at: input.now });
 }
 
 async function scheduleCancel(tx: Tx, sub: Subscription, reason: string | null, now: Date): Promise<CancelSubscriptionResult> {

@@ -22,7 +22,7 @@ export function formatPrice(cents: number, currency: string): string {
 }
 
 /** Fields the page shows; an error on any other field (external_id…) goes to the banner. */
-const VISIBLE = new Set(["name", "email", "phone", "doc", "method", "card_holder", "card_number", "card_exp_month", "card_exp_year", "card_cvc", "coupon", "ref"]);
+const VISIBLE = new Set(["name", "email", "phone", "doc", "quantity", "method", "card_holder", "card_number", "card_exp_month", "card_exp_year", "card_cvc", "coupon", "ref"]);
 /** Never echoed back into the page, whatever was submitted. */
 const SECRET = new Set(["card_number", "card_cvc"]);
 
@@ -71,7 +71,7 @@ ${field({ name: "card_cvc", label: "CVC", autocomplete: "cc-csc", inputmode: "nu
 }
 
 function summary(offer: CheckoutOffer): SafeHtml {
-  const per = offer.interval === "year" ? "/ano" : "/mês";
+  const per = offer.kind === "one_time" ? "por unidade" : offer.interval === "year" ? "/ano" : "/mês";
   const trial = offer.trialDays > 0 ? `${offer.trialDays} ${offer.trialDays === 1 ? "dia" : "dias"} grátis; a primeira cobrança vem depois do teste.` : null;
   return html`<section class="card">
 ${offer.tenantMode === "SANDBOX" ? html`<span class="badge">Ambiente de testes</span>` : ""}
@@ -79,7 +79,16 @@ ${offer.tenantMode === "SANDBOX" ? html`<span class="badge">Ambiente de testes</
 <p class="muted">Plano ${offer.planName} · ${offer.tenantName}</p>
 <p class="price">${formatPrice(offer.priceCents, offer.currency)} <small>${per}</small></p>
 ${trial ? html`<p class="muted">${trial}</p>` : ""}
+${oneTimeNote(offer)}
 </section>`;
+}
+
+function oneTimeNote(offer: CheckoutOffer): SafeHtml {
+  if (offer.kind !== "one_time") return html``;
+  if (offer.renewsSubscription) return html`<p class="muted">Pagamento único: cada unidade estende sua assinatura ativa deste plano por mais um ciclo.</p>`;
+  return offer.grantDays > 0
+    ? html`<p class="muted">Pagamento único: acesso por ${offer.grantDays} ${offer.grantDays === 1 ? "dia" : "dias"} a partir da confirmação.</p>`
+    : html`<p class="muted">Pagamento único.</p>`;
 }
 
 export function renderCheckoutPage(p: CheckoutPageInput): string {
@@ -88,6 +97,7 @@ export function renderCheckoutPage(p: CheckoutPageInput): string {
   if (offer.methods.length === 0) {
     return renderPage(offer.name, html`${summary(offer)}<p class="card">Esta oferta não está disponível para assinatura no momento.</p>`);
   }
+  const oneTime = offer.kind === "one_time";
   const hidden = Object.entries(trackingHiddenFields(p.tracking));
   if (p.values.external_id) hidden.push(["external_id", p.values.external_id]);
   const form = html`<form class="card" method="post" action="/checkout/${offer.id}">
@@ -98,11 +108,12 @@ ${field({ name: "name", label: "Nome completo", autocomplete: "name", maxlength:
 ${field({ name: "email", label: "E-mail", type: "email", autocomplete: "email", inputmode: "email", maxlength: 254, required: true }, p)}
 ${field({ name: "phone", label: "Celular com DDD", type: "tel", autocomplete: "tel", inputmode: "tel", placeholder: "(11) 98765-4321", maxlength: 30, required: true }, p)}
 ${field({ name: "doc", label: "CPF ou CNPJ", inputmode: "numeric", maxlength: 18, required: true }, p)}
+${oneTime ? field({ name: "quantity", label: "Quantidade", inputmode: "numeric", maxlength: 2 }, { ...p, values: { quantity: "1", ...p.values } }) : ""}
 ${methodChoice(p)}
 ${cardFields(p)}
-${field({ name: "coupon", label: "Cupom de desconto (opcional)", maxlength: 100 }, p)}
-${field({ name: "ref", label: "Código de indicação (opcional)", maxlength: 100 }, p)}
-<button type="submit">Assinar</button>
+${oneTime ? "" : field({ name: "coupon", label: "Cupom de desconto (opcional)", maxlength: 100 }, p)}
+${oneTime ? "" : field({ name: "ref", label: "Código de indicação (opcional)", maxlength: 100 }, p)}
+<button type="submit">${oneTime ? "Comprar" : "Assinar"}</button>
 </form>`;
-  return renderPage(`${offer.name} · Assinatura`, html`${summary(offer)}${form}`);
+  return renderPage(`${offer.name} · ${oneTime ? "Compra" : "Assinatura"}`, html`${summary(offer)}${form}`);
 }

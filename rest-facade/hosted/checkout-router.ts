@@ -21,9 +21,9 @@ import { renderMessagePage } from "./layout.ts";
 import { renderResultPage } from "./result-page.ts";
 
 /** Query parameters the page prefills (service-contract §3). */
-const PREFILL = ["external_id", "email", "name", "coupon", "ref"];
+const PREFILL = ["external_id", "email", "name", "coupon", "ref", "quantity"];
 /** Submitted fields written back into a refused form; card_number and card_cvc are not among them. */
-const KEPT = ["external_id", "name", "email", "phone", "doc", "method", "card_holder", "card_exp_month", "card_exp_year", "coupon", "ref"];
+const KEPT = ["external_id", "name", "email", "phone", "doc", "method", "card_holder", "card_exp_month", "card_exp_year", "coupon", "ref", "quantity"];
 
 /** Express' query as name -> first text value; nested objects are not link parameters. */
 function textValues(source: unknown, keys?: string[]): Record<string, string> {
@@ -60,7 +60,7 @@ function clockOf(runtime: Runtime, offer: CheckoutOffer) {
 
 function resultBody(result: CheckoutResult) {
   const pix = result.pix && { copy_paste: result.pix.copyPaste, qr_png_url: result.pix.qrPngUrl, expires_at: result.pix.expiresAt.toISOString() };
-  return { status: result.status, subscription_id: result.subscriptionId, order_id: null, pix, error: null };
+  return { status: result.status, subscription_id: result.subscriptionId, order_id: result.orderId, pix, error: null };
 }
 
 function messageFor(status: number, error: string): [string, string] {
@@ -97,7 +97,7 @@ export function checkoutRouter(runtime: Runtime): Router {
         ? void res.status(status).set("Cache-Control", "no-store").json({ error, field })
         : sendHostedPage(res, runtime, status, renderCheckoutPage({ offer, values: textValues(body, KEPT), tracking, error: { field, error } }));
 
-    const form = parseCheckoutForm(body, { now, methods: offer.methods });
+    const form = parseCheckoutForm(body, { now, methods: offer.methods, withQuantity: offer.kind === "one_time" });
     if (!form.ok) return refuse(422, form.field, form.error);
     let result: CheckoutResult;
     try {
@@ -108,7 +108,7 @@ export function checkoutRouter(runtime: Runtime): Router {
       if (isAppError(e) && !json && e.status < 500 && e.status !== 404) return refuse(e.status, "", e.body.error);
       throw e;
     }
-    // 201 for the page and the JSON alike: a subscription was born.
+    // 201 for the page and the JSON alike: a subscription or an order was born.
     if (json) res.status(201).set("Cache-Control", "no-store").json(resultBody(result));
     else sendHostedPage(res, runtime, 201, renderResultPage(offer, result));
   });

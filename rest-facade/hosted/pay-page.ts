@@ -21,6 +21,7 @@ const HEADINGS: Record<string, string> = {
   PAYMENT_METHOD: "Atualize seu cartão",
   SUBSCRIPTION_RENEWAL: "Renove sua assinatura",
   OPEN_INVOICE: "Pague sua fatura em aberto",
+  ORDER_PIX: "Pague seu pedido com Pix",
 };
 
 function heading(view: PayPageView): string {
@@ -37,7 +38,9 @@ function summary(view: PayPageView): SafeHtml {
         ? "Pague agora e sua assinatura é estendida por mais um ciclo."
         : view.kind === "OPEN_INVOICE"
           ? "Ao pagar, sua assinatura volta a ficar ativa."
-          : "";
+          : view.kind === "ORDER_PIX"
+            ? "Escaneie o QR Code no app do seu banco ou use o Pix copia e cola."
+            : "";
   return html`<section class="card">
 ${view.sandbox ? html`<span class="badge">Ambiente de testes</span>` : ""}
 <h1>${heading(view)}</h1>
@@ -109,7 +112,8 @@ ${formMethods.includes("card") ? cardFields(input) : ""}
 <button type="submit">${button}</button>
 </form>`
     : banner;
-  return renderPage(heading(view), html`${summary(view)}${view.kind === "OPEN_INVOICE" && view.pix ? pixBlock(view.pix) : ""}${form}`);
+  // An open invoice or a pending order with a live QR shows it.
+  return renderPage(heading(view), html`${summary(view)}${view.pix ? pixBlock(view.pix) : ""}${form}`);
 }
 
 export function renderPayResultPage(view: PayPageView, outcome: PayOutcome): string {

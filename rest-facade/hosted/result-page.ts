@@ -1,7 +1,8 @@
-// The page after a successful POST /checkout/{offer_id}: subscription active, trial started, or a Pix to pay.
+// The page after a successful POST /checkout/{offer_id}: subscription active, trial started, order
+// paid, or a Pix to pay.
 import type { CheckoutResult } from "../../core/checkout/checkout-input.ts";
 import type { CheckoutOffer } from "../../core/checkout/get-checkout-offer.ts";
-import { html, renderPage } from "./layout.ts";
+import { html, renderPage, type SafeHtml } from "./layout.ts";
 
 /** Dates are shown in Brasília time: the page is pt-BR and so is its reader. */
 const WHEN = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" });
@@ -17,7 +18,8 @@ function qrSrc(url: string): string {
 }
 
 export function renderResultPage(offer: CheckoutOffer, result: CheckoutResult): string {
-  const reference = html`<p class="muted">Referência: ${result.subscriptionId}</p>`;
+  const reference = html`<p class="muted">Referência: ${result.orderId ?? result.subscriptionId ?? ""}</p>`;
+  if (result.orderId) return orderResult(offer, result, reference);
   if (result.pix) {
     return renderPage(
       "Pague com Pix",
@@ -40,4 +42,23 @@ ${reference}
       ? `Sua assinatura do plano ${offer.planName} está ativa.`
       : "Estamos aguardando a confirmação do primeiro pagamento.";
   return renderPage(heading, html`<section class="card"><h1>${heading}</h1><p>${text}</p>${reference}</section>`);
+}
+
+function orderResult(offer: CheckoutOffer, result: CheckoutResult, reference: SafeHtml): string {
+  if (result.pix) {
+    return renderPage(
+      "Pague com Pix",
+      html`<section class="card">
+<h1>Pague com Pix para concluir a compra</h1>
+<p>${offer.name} (plano ${offer.planName}). Escaneie o QR Code no app do seu banco ou use o Pix copia e cola.</p>
+<img class="qr" src="${qrSrc(result.pix.qrPngUrl)}" alt="QR Code do Pix" width="256" height="256">
+<label for="pix-copy-paste">Pix copia e cola</label>
+<textarea id="pix-copy-paste" readonly rows="5">${result.pix.copyPaste}</textarea>
+<p class="muted">Válido até ${WHEN.format(result.pix.expiresAt)} (horário de Brasília).</p>
+${reference}
+</section>`,
+    );
+  }
+  const text = offer.renewsSubscription ? `Pagamento confirmado: sua assinatura do plano ${offer.planName} foi estendida.` : `Pagamento confirmado: ${offer.name}.`;
+  return renderPage("Compra confirmada", html`<section class="card"><h1>Compra confirmada</h1><p>${text}</p>${reference}</section>`);
 }

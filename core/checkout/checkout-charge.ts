@@ -1,0 +1,34 @@
+// The checkout's card steps, shared by subscriptions and orders: tokenize the typed card, then the
+// first charge. A refusal names the card_number field with a pt-BR message; a timeout is settled on
+// the spot by asking the gateway, never guessed.
+import { chargeCard, fetchChargeStatus, tokenizeCard, type GatewayCallContext } from "../gateways/gateway-calls.ts";
+import { fieldError } from "./checkout-guards.ts";
+import type { CheckoutInput } from "./checkout-input.ts";
+import type { SavedCard } from "./create-checkout-records.ts";
+
+/** A checkout Pix QR is payable for one day; unpaid, the pending subscription is canceled (an order stays pending). */
+export const CHECKOUT_PIX_TTL_MS = 86_400_000;
+
+const DECLINE_MESSAGES: Record<string, string> = {
+  card_declined: "cartão recusado pelo emissor",
+  insufficient_funds: "saldo ou limite insuficiente",
+  expired_card: "cartão vencido",
+  gateway_unavailable: "não foi possível validar o cartão agora; tente novamente",
+};
+
+export async function tokenize(gw: GatewayCallContext, reference: string, input: CheckoutInput): Promise<SavedCard> {
+  const result = await tokenizeCard(gw, reference, input.card!);
+  if (!result.ok) throw fieldError("card_number", DECLINE_MESSAGES[result.code] ?? "cartão recusado");
+  return { token: result.token, brand: result.brand, last4: result.last4, expMonth: result.expMonth, expYear: result.expYear };
+}
+
+export async function chargeAtCheckout(gw: GatewayCallContext, card: SavedCard, amountCents: number, currency: string, reference: string, idempotencyKey: string) {
+  let result = await chargeCard(gw, { token: card.token, amountCents, currency, idempotencyKey, reference });
+  if (result.outcome === "unknown") {
+    const status = await fetchChargeStatus(gw, reference, idempotencyKey);
+    if (status?.outcome === "approved" || status?.outcome === "declined") result = { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode };
+  }
+  if (result.outcome === "approved") return result.chargeId;
+  if (result.outcome === "unknown") throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
+  throw fieldError("card_number", DECLINE_MESSAGES[result.detailCode] ?? "cartão recusado");
+}

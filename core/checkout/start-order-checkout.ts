@@ -1,0 +1,149 @@
+// The hosted checkout of a one-time offer: an order of `quantity` units, paid by card on the spot or
+// by a Pix QR. As with subscriptions, a refused checkout leaves nothing behind: the card is charged
+// first and the customer, order, payment and what the order delivers are written in one transaction.
+// An early-renewal offer (renews_subscription) targets the buyer's active subscription of its plan.
+import type { Customer, PrismaClient } from "../../generated/prisma/client.ts";
+import type { Runtime } from "../runtime.ts";
+import { createPixCharge, refundCharge, type GatewayCallContext } from "../gateways/gateway-calls.ts";
+import { accountRef } from "../gateways/registry.ts";
+import { applyOrderPaid } from "../orders/apply-order-paid.ts";
+import { tenantClock } from "../shared/clock.ts";
+import { newId } from "../shared/ids.ts";
+import { CHECKOUT_PIX_TTL_MS, chargeAtCheckout, tokenize } from "./checkout-charge.ts";
+import { fieldError, findCheckoutCustomer } from "./checkout-guards.ts";
+import type { CheckoutInput, CheckoutResult } from "./checkout-input.ts";
+import { upsertCheckoutCustomer } from "./create-checkout-records.ts";
+import type { CheckoutOffer } from "./get-checkout-offer.ts";
+
+const NO_TARGET = "nenhuma assinatura ativa deste plano para renovar com este e-mail";
+
+export async function startOrderCheckout(runtime: Runtime, offer: CheckoutOffer, input: CheckoutInput): Promise<CheckoutResult> {
+  const prisma = runtime.db.prisma;
+  const now = tenantClock({ mode: offer.tenantMode, clockAt: offer.clockAt }, runtime.wallClock).now();
+  // Coupons discount subscription cycles; a one-time price is the offer's.
+  if (input.coupon) throw fieldError("coupon", "cupom não se aplica a esta compra");
+  const existing = await findCheckoutCustomer(prisma, offer.tenantId, input);
+  const planId = (await prisma.offer.findUniqueOrThrow({ where: { id: offer.id }, select: { planId: true } })).planId;
+  const target = offer.renewsSubscription ? await renewalTarget(prisma, offer.tenantId, planId, existing) : null;
+  const account = (await prisma.offer.findUniqueOrThrow({ where: { id: offer.id }, include: { gatewayAccount: true } })).gatewayAccount;
+  const ids = { customerId: newId("customer"), orderId: newId("order"), paymentId: newId("payment") };
+  const gw: GatewayCallContext = {
+    prisma,
+    adapter: runtime.gateways.adapter(account.provider),
+    account: accountRef(account),
+    subscriptionId: target,
+    orderId: ids.orderId,
+    paymentId: ids.paymentId,
+    now,
+  };
+  const amountCents = offer.priceCents * input.quantity;
+  const idempotencyKey = `${ids.orderId}:1`;
+  const records = { runtime, offer, input, existing, planId, target, ids, amountCents, idempotencyKey, account, now };
+
+  if (input.method === "card") {
+    const card = await tokenize(gw, ids.orderId, input);
+    const chargeId = await chargeAtCheckout(gw, card, amountCents, offer.currency, ids.orderId, idempotencyKey);
+    try {
+      await writeOrder({ ...records, paid: { chargeId, brand: card.brand, last4: card.last4 }, pix: null });
+    } catch (err) {
+      // The charge went through but nothing was recorded: give the money back rather than keep it unexplained.
+      await refundCharge(gw, ids.orderId, { chargeId, amountCents, idempotencyKey: `${idempotencyKey}:void` });
+      throw err;
+    }
+    return { status: "paid", subscriptionId: target, orderId: ids.orderId, pix: null };
+  }
+
+  const pix = await createPixCharge(gw, {
+    amountCents,
+    currency: offer.currency,
+    idempotencyKey,
+    reference: ids.orderId,
+    expiresAt: new Date(now.getTime() + CHECKOUT_PIX_TTL_MS),
+  });
+  await writeOrder({ ...records, paid: null, pix: { chargeId: pix.chargeId, copyPaste: pix.copyPaste, expiresAt: pix.expiresAt } });
+  return {
+    status: "pending",
+    subscriptionId: target,
+    orderId: ids.orderId,
+    pix: { copyPaste: pix.copyPaste, qrPngUrl: `${runtime.config.publicUrl}/pix/${ids.paymentId}/qr.png`, expiresAt: pix.expiresAt },
+  };
+}
+
+/** The buyer's active subscription of the plan, with nothing left to pay on it. */
+async function renewalTarget(prisma: PrismaClient, tenantId: string, planId: string, customer: Customer | null): Promise<string> {
+  if (!customer) throw fieldError("email", NO_TARGET);
+  const sub = await prisma.subscription.findFirst({
+    where: { tenantId, customerId: customer.id, planId, status: "ACTIVE" },
+    orderBy: { id: "desc" },
+    select: { id: true },
+  });
+  if (!sub) throw fieldError("email", NO_TARGET);
+  const open = await prisma.invoice.count({ where: { tenantId, subscriptionId: sub.id, status: "OPEN" } });
+  if (open > 0) throw fieldError("email", "há uma fatura em aberto nesta assinatura; pague-a antes de renovar");
+  return sub.id;
+}
+
+interface OrderRecords {
+  runtime: Runtime;
+  offer: CheckoutOffer;
+  input: CheckoutInput;
+  existing: Customer | null;
+  planId: string;
+  target: string | null;
+  ids: { customerId: string; orderId: string; paymentId: string };
+  amountCents: number;
+  idempotencyKey: string;
+  account: { id: string; provider: string };
+  now: Date;
+  /** A card charge already approved, or null for a Pix order waiting for its QR to be paid. */
+  paid: { chargeId: string; brand: string; last4: string } | null;
+  pix: { chargeId: string; copyPaste: string; expiresAt: Date } | null;
+}
+
+async function writeOrder(r: OrderRecords): Promise<void> {
+  const { offer, ids, now } = r;
+  await r.runtime.db.prisma.$transaction(async (tx) => {
+    const customerId = await upsertCheckoutCustomer(tx, { tenantId: offer.tenantId, newCustomerId: ids.customerId, input: r.input, existing: r.existing });
+    await tx.order.create({
+      data: {
+        id: ids.orderId,
+        tenantId: offer.tenantId,
+        customerId,
+        offerId: offer.id,
+        planId: r.planId,
+        quantity: r.input.quantity,
+        unitAmountCents: offer.priceCents,
+        amountCents: r.amountCents,
+        currency: offer.currency,
+        status: "PENDING",
+        targetSubscriptionId: r.target,
+        tracking: r.input.tracking ? { ...r.input.tracking } : undefined,
+      },
+    });
+    const payment = await tx.payment.create({
+      data: {
+        id: ids.paymentId,
+        tenantId: offer.tenantId,
+        customerId,
+        orderId: ids.orderId,
+        kind: "ONE_TIME",
+        method: r.paid ? "CARD" : "PIX",
+        methodKind: r.paid ? "credit_card" : "pix",
+        amountCents: r.amountCents,
+        currency: offer.currency,
+        status: r.paid ? "PAID" : "PROCESSING",
+        idempotencyKey: r.idempotencyKey,
+        gatewayAccountId: r.account.id,
+        provider: r.account.provider,
+        gatewayChargeId: r.paid?.chargeId ?? r.pix!.chargeId,
+        cardBrand: r.paid?.brand ?? null,
+        cardLast4: r.paid?.last4 ?? null,
+        pixCopyPaste: r.pix?.copyPaste ?? null,
+        pixExpiresAt: r.pix?.expiresAt ?? null,
+        paidAt: r.paid ? now : null,
+        items: r.paid ? { create: [{ id: newId("paymentItem"), tenantId: offer.tenantId, kind: "plan", amountCents: r.amountCents }] } : undefined,
+      },
+    });
+    if (r.paid) await applyOrderPaid(tx, { payment, now });
+  });
+}

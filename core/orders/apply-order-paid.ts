@@ -1,0 +1,67 @@
+// An order was paid (checkout card, its Pix QR, a renewal link): inside the settling transaction the
+// order becomes paid and delivers what it sold, then order.paid goes to the outbox.
+// - An early-renewal order (target_subscription_id) extends that subscription by `quantity` cycles,
+//   kept in extension_seconds so a refund can revert it (service-contract §5); subscription.updated.
+// - Any other order with grant_days opens a grant of its own period: grant_days from payment, for
+//   `quantity` units (never grant_days × quantity; the event data carries both raw).
+import type { Order, Payment } from "../../generated/prisma/client.ts";
+import { periodEnd, pixIssueAt } from "../billing/periods.ts";
+import { emitEvents } from "../events/catalogue.ts";
+import type { Tx } from "../events/record-event.ts";
+import { newId } from "../shared/ids.ts";
+import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+
+const DAY_MS = 86_400_000;
+
+export async function applyOrderPaid(tx: Tx, input: { payment: Payment; now: Date }): Promise<void> {
+  const { payment, now } = input;
+  if (!payment.orderId) return;
+  const order = await tx.order.findFirst({ where: { id: payment.orderId, tenantId: payment.tenantId } });
+  if (!order || order.status !== "PENDING") return;
+  // paid_order_id is UNIQUE: the database refuses a second successful payment of one order.
+  await tx.payment.update({ where: { id: payment.id }, data: { paidOrderId: order.id } });
+  const extensionSeconds = order.targetSubscriptionId ? await extendTarget(tx, order) : null;
+  if (!order.targetSubscriptionId) await openGrant(tx, order, now);
+  await tx.order.update({ where: { id: order.id }, data: { status: "PAID", paidAt: now, extensionSeconds } });
+  await tx.link.updateMany({ where: { tenantId: order.tenantId, orderId: order.id, status: { in: ["ACTIVE", "OPEN"] } }, data: { status: "PAID", usedAt: now } });
+  await emitEvents(tx, { tenantId: order.tenantId, subject: { kind: "order", orderId: order.id }, types: ["order.paid"], at: now });
+  if (order.targetSubscriptionId && extensionSeconds !== null) {
+    await emitSubscriptionEvents(tx, { tenantId: order.tenantId, subscriptionId: order.targetSubscriptionId, types: ["subscription.updated"], at: now });
+  }
+}
+
+/** Seconds added to the target's period, or null when it could not be extended (canceled meanwhile). */
+async function extendTarget(tx: Tx, order: Order): Promise<number | null> {
+  const subId = order.targetSubscriptionId!;
+  await lockSubscription(tx, order.tenantId, subId);
+  const sub = await tx.subscription.findFirstOrThrow({ where: { id: subId, tenantId: order.tenantId }, include: { offer: { select: { interval: true } } } });
+  // A subscription canceled meanwhile keeps the money on the order (refundable) but is never resurrected.
+  if (sub.status === "CANCELED" || !sub.currentPeriodEnd) return null;
+  const from = sub.currentPeriodEnd;
+  const anchor = sub.anchorDay ?? from.getUTCDate();
+  let to = from;
+  for (let i = 0; i < Math.max(1, order.quantity); i++) to = periodEnd(to, sub.offer.interval ?? "MONTH", anchor);
+  const nextBillingAt = sub.collectionMethod === "CARD_AUTO" ? to : pixIssueAt(to);
+  await tx.subscription.update({
+    where: { id: sub.id },
+    data: { currentPeriodEnd: to, ...(sub.nextBillingAt && sub.nextBillingAt.getTime() <= from.getTime() ? { nextBillingAt } : {}) },
+  });
+  return Math.round((to.getTime() - from.getTime()) / 1000);
+}
+
+async function openGrant(tx: Tx, order: Order, now: Date): Promise<void> {
+  const offer = await tx.offer.findFirstOrThrow({ where: { id: order.offerId, tenantId: order.tenantId }, select: { grantDays: true } });
+  if (!offer.grantDays || offer.grantDays <= 0) return;
+  await tx.grant.create({
+    data: {
+      id: newId("grant"),
+      tenantId: order.tenantId,
+      orderId: order.id,
+      customerId: order.customerId,
+      planId: order.planId,
+      quantity: order.quantity,
+      startsAt: now,
+      endsAt: new Date(now.getTime() + offer.grantDays * DAY_MS),
+    },
+  });
+}

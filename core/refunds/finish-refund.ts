@@ -1,0 +1,61 @@
+// Last step of a refund: the gateway's answer is recorded in one transaction. Refunded: the money
+// moves onto the payment and its items, what the refund revokes is taken back, and payment.refunded
+// (then subscription.canceled / order.refunded) go to the outbox. Declined: the refund is FAILED and
+// the payment is as it was. No answer: the refund stays PENDING for the reconcile job.
+import type { PaymentItem } from "../../generated/prisma/client.ts";
+import type { RefundResult } from "../gateways/adapter.ts";
+import { emitEvents } from "../events/catalogue.ts";
+import type { Runtime } from "../runtime.ts";
+import { revokeAccess } from "./revoke-access.ts";
+import type { Revoke } from "./refund-rules.ts";
+
+export type RefundState = "succeeded" | "failed" | "pending";
+
+export async function finishRefund(runtime: Runtime, input: { tenantId: string; refundId: string; result: RefundResult | null; now: Date }): Promise<RefundState> {
+  const { tenantId, result, now } = input;
+  if (!result) return "pending";
+  return runtime.db.prisma.$transaction(async (tx): Promise<RefundState> => {
+    const head = await tx.refund.findFirstOrThrow({ where: { id: input.refundId, tenantId }, select: { paymentId: true } });
+    await tx.$queryRaw`SELECT id FROM payments WHERE id = ${head.paymentId} AND tenant_id = ${tenantId} FOR UPDATE`;
+    const refund = await tx.refund.findFirstOrThrow({ where: { id: input.refundId, tenantId } });
+    // Finished by someone else (the request and the reconcile job may race): nothing more to do.
+    if (refund.status !== "PENDING") return refund.status === "SUCCEEDED" ? "succeeded" : "failed";
+    const payment = await tx.payment.findFirstOrThrow({ where: { id: refund.paymentId, tenantId }, include: { items: { orderBy: { id: "asc" } } } });
+    if (result.outcome !== "refunded") {
+      await tx.refund.update({ where: { id: refund.id }, data: { status: "FAILED", failureCode: result.detailCode || "declined", gatewayRefundId: result.refundId, leaseUntil: null } });
+      await tx.payment.update({ where: { id: payment.id }, data: { refundInFlight: false } });
+      return "failed";
+    }
+    const refunded = payment.refundedAmountCents + refund.amountCents;
+    // A chargeback filed meanwhile already took the access back and owns the status.
+    const completes = refunded === payment.amountCents && payment.status === "PAID";
+    await tx.refund.update({ where: { id: refund.id }, data: { status: "SUCCEEDED", gatewayRefundId: result.refundId, leaseUntil: null } });
+    const updated = await tx.payment.update({
+      where: { id: payment.id },
+      data: { refundedAmountCents: refunded, status: completes ? "REFUNDED" : payment.status, refundInFlight: false, refundReason: refund.reason },
+    });
+    for (const item of allocate(payment.items, refund.amountCents)) {
+      await tx.paymentItem.update({ where: { id: item.id }, data: { refundedAmountCents: item.refundedAmountCents } });
+    }
+    const announce = completes ? await revokeAccess(tx, { payment: updated, revoke: refund.revoke as Revoke, reason: refund.reason, now }) : null;
+    // A fully refunded order reads refunded even as a courtesy (grant kept); only revoking announces order.refunded.
+    if (completes && payment.orderId) await tx.order.updateMany({ where: { id: payment.orderId, tenantId, status: "PAID" }, data: { status: "REFUNDED" } });
+    await emitEvents(tx, { tenantId, subject: { kind: "refund", refundId: refund.id }, types: ["payment.refunded"], at: now });
+    if (announce) await announce();
+    return "succeeded";
+  });
+}
+
+/** Spreads a refunded amount over the payment's items in their order; each item up to its amount. */
+export function allocate(items: PaymentItem[], amountCents: number): PaymentItem[] {
+  let left = amountCents;
+  const changed: PaymentItem[] = [];
+  for (const item of items) {
+    if (left === 0) break;
+    const take = Math.min(left, item.amountCents - item.refundedAmountCents);
+    if (take <= 0) continue;
+    changed.push({ ...item, refundedAmountCents: item.refundedAmountCents + take });
+    left -= take;
+  }
+  return changed;
+}
