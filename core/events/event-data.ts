@@ -2,7 +2,7 @@
 // order event data, referral event data). Each loads its subject inside the caller's transaction,
 // so the data is the state as it stands after the change that emits the event.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import { apiPaymentStatus, lastPaymentPayload } from "../payments/payment-payload.ts";
+import { lastPaymentPayload } from "../payments/payment-payload.ts";
 import { subscriptionDetailInclude, subscriptionPayload } from "../subscriptions/subscription-payload.ts";
 import type { Tx } from "./record-event.ts";
 
@@ -68,24 +68,14 @@ export function orderData(
 
 /**
  * payment.refunded: the subscription payload (subscription payment) or the order event data (order
- * payment), as the contract says, plus `refund` naming the payment and the money moved, since
- * last_payment may be another payment.
+ * payment), as the contract says. In the subscription payload, last_payment is the refunded payment
+ * (it names which one; GET /v1/payments/{id} has the amounts refunded).
  */
 export async function refundEventData(tx: Tx, tenantId: string, refundId: string): Promise<EventData> {
   const refund = await tx.refund.findFirstOrThrow({ where: { id: refundId, tenantId }, include: { payment: true } });
   const p = refund.payment;
-  const base = p.orderId ? await orderEventData(tx, tenantId, p.orderId) : await subscriptionEventData(tx, tenantId, p.subscriptionId!);
-  return {
-    ...base,
-    refund: {
-      payment_id: p.id,
-      amount_cents: refund.amountCents,
-      payment_refunded_amount_cents: p.refundedAmountCents,
-      payment_status: apiPaymentStatus(p.status),
-      reason: refund.reason,
-      revoke: refund.revoke,
-    },
-  };
+  if (p.orderId) return orderEventData(tx, tenantId, p.orderId);
+  return { ...(await subscriptionEventData(tx, tenantId, p.subscriptionId!)), last_payment: lastPaymentPayload(p) };
 }
 
 /** referral.* events. The reward is the snapshot taken at creation, falling back to the program's. */

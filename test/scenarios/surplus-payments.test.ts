@@ -45,7 +45,9 @@ describe("surplus payments", () => {
     const late = await payPix(link.pix.copy_paste);
     expect(late.status).toBe("refunded");
     expect((await subscription(t, subId)).status).toBe("canceled");
-    const events = (await get(`/v1/events`, t.readKey)).body.results.map((e: any) => e.type);
-    expect(events.at(-1)).toBe("subscription.canceled"); // nothing after the cancellation
+    // After the cancellation only the refund is announced (payment.refunded, still canceled): nothing revives it.
+    const events = (await get(`/v1/events`, t.readKey)).body.results;
+    expect(events.slice(-2).map((e: any) => e.type)).toEqual(["subscription.canceled", "payment.refunded"]);
+    expect(events.at(-1).data).toMatchObject({ status: "canceled", last_payment: { payment_id: late.id, status: "refunded" } });
   });
 });

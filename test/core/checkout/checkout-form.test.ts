@@ -68,6 +68,7 @@ describe("parseCheckoutForm", () => {
         card: { holder: "MARIA SILVA", number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" },
         coupon: "BEMVINDO",
         ref: null,
+        quantity: 1,
       },
     });
   });
