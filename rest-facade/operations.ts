@@ -16,4 +16,5 @@ export const ops = {
   getPayment: load("get-payment"),
   listEvents: load("list-events"),
   updateCustomerEmail: load("update-customer-email"),
+  updateCustomer: load("update-customer"),
 };

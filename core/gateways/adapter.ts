@@ -1,6 +1,7 @@
 // The one gateway interface (service-contract §4). Core code talks to gateways only through it;
 // calls are made outside database transactions and each one is logged as a gateway event row.
 import type { Capabilities } from "./capabilities.ts";
+import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
 
 /** What a gateway needs to know about the tenant's account (never a secret of ours). */
 export interface GatewayAccountRef {
@@ -89,4 +90,6 @@ export interface GatewayAdapter {
   createPixCharge(account: GatewayAccountRef, req: PixRequest, now: Date): Promise<PixResult>;
   refund(account: GatewayAccountRef, req: RefundRequest, now: Date): Promise<RefundResult>;
   fetchStatus(account: GatewayAccountRef, idempotencyKey: string, now: Date): Promise<StatusResult>;
+  /** Pushes the customer's name, e-mail and phone (customer-sync.ts). A refusal is an answer, not an exception. */
+  updateCustomer(account: GatewayAccountRef, req: CustomerSyncRequest, now: Date): Promise<CustomerSyncResult>;
 }

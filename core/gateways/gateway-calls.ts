@@ -143,3 +143,25 @@ export async function refundCharge(ctx: GatewayCallContext, reference: string, r
     return null;
   }
 }
+
+// --- customer sync (issue 7: customer edits) ---
+import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
+
+/** Pushes a customer edit to one gateway account (the event row's code is the cus_ id). A failed call is a refusal with its code. */
+export async function syncCustomer(ctx: GatewayCallContext, req: CustomerSyncRequest): Promise<CustomerSyncResult> {
+  try {
+    const result = await ctx.adapter.updateCustomer(ctx.account, req, ctx.now);
+    await record(ctx, {
+      ...logBase(ctx, req.customerId),
+      kind: "customer_sync",
+      outcome: result.ok ? "approved" : "declined",
+      detailCode: result.ok ? "" : result.detailCode,
+      httpStatus: result.ok ? 200 : 422,
+    });
+    return result;
+  } catch (err) {
+    const { detailCode, httpStatus } = unavailableCode(err);
+    await record(ctx, { ...logBase(ctx, req.customerId), kind: "customer_sync", outcome: "error", detailCode, httpStatus });
+    return { ok: false, detailCode };
+  }
+}

@@ -198,4 +198,21 @@ export class SandboxAdapter implements GatewayAdapter {
       throw err;
     }
   }
+
+  // --- customer sync (issue 7: customer edits; imports and trigger after the class) ---
+
+  /**
+   * Nothing to keep: the sandbox has no customer records of its own. An e-mail at
+   * `@sync-fail.example` is refused, the deterministic way to see a failed sync (README).
+   */
+  async updateCustomer(_account: GatewayAccountRef, req: CustomerSyncRequest): Promise<CustomerSyncResult> {
+    if (req.email.toLowerCase().endsWith(SYNC_FAIL_DOMAIN)) return { ok: false, detailCode: "customer_sync_refused" };
+    return { ok: true };
+  }
 }
+
+// --- customer sync (issue 7) ---
+import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
+
+/** Sandbox trigger: a customer e-mail at this domain makes every customer sync fail. */
+export const SYNC_FAIL_DOMAIN = "@sync-fail.example";

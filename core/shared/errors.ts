@@ -45,6 +45,15 @@ export const ERROR_CATALOG = {
   sandbox_only: { status: 422, error: "only SANDBOX tenants can do this", code: "sandbox_only" },
   email_taken: { status: 422, error: "já existe um cliente com esse e-mail neste tenant", code: "email_taken" },
   invalid_email: { status: 422, error: "e-mail inválido", code: "invalid_email" },
+  /** Customer edits (POST /v1/customers/{external_id}): the contract's pt-BR messages, kept exactly. */
+  invalid_phone: { status: 422, error: "telefone inválido", code: "invalid_phone" },
+  phone_required: { status: 422, error: "informe o celular do cliente", code: "phone_required" },
+  invalid_name: { status: 422, error: "nome inválido (de 2 a 200 caracteres)", code: "invalid_name" },
+  /**
+   * `doc` or `external_id` in a customer edit's body: they cannot be edited. Refused from the body's shape
+   * alone (like invalid_body), before any lookup, so 400 and not 422. The body adds `field`.
+   */
+  field_not_editable: { status: 400, error: "este campo não pode ser alterado", code: "field_not_editable" },
   /** Hosted checkout and /pay: a refused form field. The body is {error, field} (no code: the contract's shape). */
   invalid_field: { status: 422, error: "invalid field" },
   /** Subscription lifecycle (cancel, cancel/undo, reschedule). */

@@ -1,3 +1,4 @@
+import { findCustomer } from "../../core/customers/find-customer.ts";
 import { listCustomerPayments } from "../../core/customers/list-customer-payments.ts";
 import { listCustomerSubscriptions } from "../../core/customers/list-customer-subscriptions.ts";
 
@@ -14,6 +15,7 @@ builder.prismaObject("Customer", {
     externalId: t.exposeString("externalId", { description: "The tenant's own key for this customer." }),
     email: t.exposeString("email", { description: "E-mail, unique within the tenant." }),
     name: t.exposeString("name", { description: "Full name." }),
+    phone: t.exposeString("phone", { nullable: true, description: "Mobile, E.164; null for an old customer who never gave one." }),
     subscriptions: t.relation("subscriptions", { description: "Every subscription of the customer." }),
   }),
 });
@@ -33,6 +35,16 @@ const CustomerSubscriptions = builder
   });
 
 builder.queryFields((t) => ({
+  customer: t.prismaField({
+    type: "Customer",
+    description: "One customer of the tenant by externalId. Unknown and foreign customers are the same not_found error.",
+    authScopes: { tenant: true, operator: true },
+    args: {
+      externalId: t.arg.string({ required: true, description: "The tenant's key for the customer." }),
+      tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }),
+    },
+    resolve: (query, _root, args, ctx) => findCustomer(ctx.db.prisma, { tenantId: tenantIdFor(ctx, args.tenantId), externalId: args.externalId }, query),
+  }),
   customerSubscriptions: t.field({
     type: CustomerSubscriptions,
     description: "Every subscription of the customer with this externalId.",

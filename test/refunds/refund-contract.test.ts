@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
 import { advanceClock, CARDS, checkout, events, gatewayEvents, payPix, subscribe, subscription } from "../helpers/billing.ts";
-import { get, op } from "../helpers/http.ts";
+import { get, op, post } from "../helpers/http.ts";
+import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { gatewayAccount, oneTimeOffer } from "../orders/order-helpers.ts";
 import { paidSubscription, payment, refund } from "./refund-helpers.ts";
@@ -171,5 +172,42 @@ describe("runway and refunds in flight", () => {
     expect(refunds.map((e) => e.outcome)).toEqual(["unknown", "refunded"]); // asked twice, refunded once
     const types = (await events(t)).map((e) => e.type);
     expect(types.filter((x) => x === "payment.refunded")).toHaveLength(1);
+  });
+});
+
+describe("never twice", () => {
+  it("a retried refund with the same Idempotency-Key replays the first answer and refunds once", async () => {
+    const t = await newTenant();
+    const { subscriptionId, paymentId } = await paidSubscription(t);
+    const send = () => post(`/v1/payments/${paymentId}/refund`, t.writeKey, { amount_cents: 700, reason: REASON }, { headers: { "idempotency-key": "refund-1" } });
+    const first = await send();
+    const again = await send();
+    expect(first.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect((await payment(t, paymentId)).refunded_amount_cents).toBe(700);
+    expect((await gatewayEvents(t, subscriptionId)).filter((e) => e.kind === "refund")).toHaveLength(1);
+  });
+
+  it("the database itself refuses a second pending refund and more money back than was paid", async () => {
+    const t = await newTenant();
+    const { paymentId } = await paidSubscription(t);
+    const { runtime } = await testService();
+    const prisma = runtime.db.prisma;
+    const row = (n: number) => ({
+      id: `rf_TEST${n}${Math.random().toString(36).slice(2, 12)}`,
+      tenantId: t.tenantId,
+      paymentId,
+      amountCents: 100,
+      reason: "x",
+      revoke: "none",
+      status: "PENDING" as const,
+      sequence: n,
+      idempotencyKey: `${paymentId}:test:${n}`,
+    });
+    await prisma.refund.create({ data: row(1) });
+    await expect(prisma.refund.create({ data: row(2) })).rejects.toThrow();
+    await expect(prisma.payment.update({ where: { id: paymentId }, data: { refundedAmountCents: 4991 } })).rejects.toThrow();
+    await expect(prisma.refund.create({ data: { ...row(3), status: "SUCCEEDED", amountCents: 0 } })).rejects.toThrow();
+    await prisma.refund.deleteMany({ where: { paymentId } });
   });
 });
