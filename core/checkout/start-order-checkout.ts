@@ -23,9 +23,8 @@ export async function startOrderCheckout(runtime: Runtime, offer: CheckoutOffer,
   // Coupons discount subscription cycles; a one-time price is the offer's.
   if (input.coupon) throw fieldError("coupon", "cupom não se aplica a esta compra");
   const existing = await findCheckoutCustomer(prisma, offer.tenantId, input);
-  const planId = (await prisma.offer.findUniqueOrThrow({ where: { id: offer.id }, select: { planId: true } })).planId;
+  const { planId, gatewayAccount: account } = await prisma.offer.findUniqueOrThrow({ where: { id: offer.id }, include: { gatewayAccount: true } });
   const target = offer.renewsSubscription ? await renewalTarget(prisma, offer.tenantId, planId, existing) : null;
-  const account = (await prisma.offer.findUniqueOrThrow({ where: { id: offer.id }, include: { gatewayAccount: true } })).gatewayAccount;
   const ids = { customerId: newId("customer"), orderId: newId("order"), paymentId: newId("payment") };
   const gw: GatewayCallContext = {
     prisma,

@@ -68,7 +68,8 @@ export async function reserveRefund(runtime: Runtime, input: ReserveInput): Prom
     });
   } catch (err) {
     // The database's own guard (one pending refund per payment, unique sequence) caught a race.
-    if ((err as { code?: string })?.code === "P2002" || /refunds_one_pending_per_payment|unique/i.test(String((err as Error)?.message))) {
+    // (PGlite does not surface P2002 from inside an interactive transaction, hence the message test.)
+    if ((err as { code?: string })?.code === "P2002" || /refunds_one_pending_per_payment|unique constraint/i.test(String((err as Error)?.message))) {
       throw refundRefused("já há um reembolso deste pagamento aguardando a confirmação do gateway");
     }
     throw err;

@@ -19,20 +19,13 @@ function qrSrc(url: string): string {
 
 export function renderResultPage(offer: CheckoutOffer, result: CheckoutResult): string {
   const reference = html`<p class="muted">Referência: ${result.orderId ?? result.subscriptionId ?? ""}</p>`;
-  if (result.orderId) return orderResult(offer, result, reference);
   if (result.pix) {
-    return renderPage(
-      "Pague com Pix",
-      html`<section class="card">
-<h1>Pague com Pix para ativar</h1>
-<p>Assinatura ${offer.name} (plano ${offer.planName}). Escaneie o QR Code no app do seu banco ou use o Pix copia e cola.</p>
-<img class="qr" src="${qrSrc(result.pix.qrPngUrl)}" alt="QR Code do Pix" width="256" height="256">
-<label for="pix-copy-paste">Pix copia e cola</label>
-<textarea id="pix-copy-paste" readonly rows="5">${result.pix.copyPaste}</textarea>
-<p class="muted">Válido até ${WHEN.format(result.pix.expiresAt)} (horário de Brasília).</p>
-${reference}
-</section>`,
-    );
+    const [heading, what] = result.orderId ? ["Pague com Pix para concluir a compra", offer.name] : ["Pague com Pix para ativar", `Assinatura ${offer.name}`];
+    return pixPage(heading, `${what} (plano ${offer.planName}).`, result.pix, reference);
+  }
+  if (result.orderId) {
+    const text = offer.renewsSubscription ? `Pagamento confirmado: sua assinatura do plano ${offer.planName} foi estendida.` : `Pagamento confirmado: ${offer.name}.`;
+    return renderPage("Compra confirmada", html`<section class="card"><h1>Compra confirmada</h1><p>${text}</p>${reference}</section>`);
   }
   const trial = result.status === "trialing";
   const heading = trial ? "Período de teste iniciado" : result.status === "active" ? "Assinatura ativa" : "Assinatura criada";
@@ -44,21 +37,17 @@ ${reference}
   return renderPage(heading, html`<section class="card"><h1>${heading}</h1><p>${text}</p>${reference}</section>`);
 }
 
-function orderResult(offer: CheckoutOffer, result: CheckoutResult, reference: SafeHtml): string {
-  if (result.pix) {
-    return renderPage(
-      "Pague com Pix",
-      html`<section class="card">
-<h1>Pague com Pix para concluir a compra</h1>
-<p>${offer.name} (plano ${offer.planName}). Escaneie o QR Code no app do seu banco ou use o Pix copia e cola.</p>
-<img class="qr" src="${qrSrc(result.pix.qrPngUrl)}" alt="QR Code do Pix" width="256" height="256">
+function pixPage(heading: string, what: string, pix: NonNullable<CheckoutResult["pix"]>, reference: SafeHtml): string {
+  return renderPage(
+    "Pague com Pix",
+    html`<section class="card">
+<h1>${heading}</h1>
+<p>${what} Escaneie o QR Code no app do seu banco ou use o Pix copia e cola.</p>
+<img class="qr" src="${qrSrc(pix.qrPngUrl)}" alt="QR Code do Pix" width="256" height="256">
 <label for="pix-copy-paste">Pix copia e cola</label>
-<textarea id="pix-copy-paste" readonly rows="5">${result.pix.copyPaste}</textarea>
-<p class="muted">Válido até ${WHEN.format(result.pix.expiresAt)} (horário de Brasília).</p>
+<textarea id="pix-copy-paste" readonly rows="5">${pix.copyPaste}</textarea>
+<p class="muted">Válido até ${WHEN.format(pix.expiresAt)} (horário de Brasília).</p>
 ${reference}
 </section>`,
-    );
-  }
-  const text = offer.renewsSubscription ? `Pagamento confirmado: sua assinatura do plano ${offer.planName} foi estendida.` : `Pagamento confirmado: ${offer.name}.`;
-  return renderPage("Compra confirmada", html`<section class="card"><h1>Compra confirmada</h1><p>${text}</p>${reference}</section>`);
+  );
 }
