@@ -11,6 +11,7 @@ export const ops = {
   listSubscriptionGatewayEvents: load("list-subscription-gateway-events"),
   getSubscriptionPaymentLink: load("get-subscription-payment-link"),
   getEntitlements: load("get-entitlements"),
+  getReferralLink: load("get-referral-link"),
   listCustomerSubscriptions: load("list-customer-subscriptions"),
   listCustomerPayments: load("list-customer-payments"),
   getPayment: load("get-payment"),

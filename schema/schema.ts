@@ -15,6 +15,7 @@ import "./types/grant.ts";
 import "./types/event.ts";
 import "./types/webhook-delivery.ts";
 import "./types/entitlements.ts";
+import "./types/referral.ts";
 import "./mutations/tenants.ts";
 import "./mutations/webhooks.ts";
 import "./mutations/catalog.ts";

@@ -6,6 +6,7 @@ import type { Tx } from "../events/record-event.ts";
 import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
 import { applyScheduledPlanChange } from "../subscriptions/apply-scheduled-plan-change.ts";
 import { assertTransition } from "../subscriptions/transitions.ts";
+import { qualifyReferrals } from "../referrals/qualify-referrals.ts";
 import { afterDiscountedCycle } from "./next-charge.ts";
 import { periodEnd, pixIssueAt, type Interval } from "./periods.ts";
 
@@ -43,6 +44,8 @@ export async function applyInvoicePaid(
   if (invoice.discountCents > 0) await useCouponCycle(tx, sub.tenantId, sub.id);
   const types = EVENTS_BY_PREVIOUS_STATUS[sub.status] ?? [];
   await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: changedTo ? ["subscription.plan_changed", ...types] : types, at: now });
+  // Referral (core/referrals): the paid cycle may qualify the subscription's referral.
+  await qualifyReferrals(tx, { subscriptionIds: [sub.id], now });
 }
 
 /** The cycle a paid invoice opens, and when the run next looks at the subscription. */

@@ -17,6 +17,7 @@ import { periodEnd, type Interval } from "./periods.ts";
 import type { ClaimedSubscription } from "./claim-due-subscriptions.ts";
 import type { DutyOutcome } from "./process-due-subscription.ts";
 import { settlePayment } from "./settle-payment.ts";
+import { qualifyReferrals } from "../referrals/qualify-referrals.ts";
 
 interface Candidate {
   id: string;
@@ -235,6 +236,9 @@ async function settleApproved(runtime: Runtime, approved: Renewal[]): Promise<nu
     const events = subs.map((s) => ({ id: newId("event"), tenantId: s.tenantId, type: "invoice.paid", data: subscriptionPayload(s) as Prisma.InputJsonValue, createdAt: nowOf.get(s.id)! }));
     await tx.event.createMany({ data: events });
     await fanOutEvents(tx, events.map((e) => e.tenantId), events.map((e) => e.id));
+    // Referral (core/referrals): the paid cycles may qualify referrals (one read when there are none).
+    const referralNow = done.reduce((at, r) => (r.now > at ? r.now : at), done[0]!.now);
+    await qualifyReferrals(tx, { subscriptionIds: done.map((r) => r.c.id), now: referralNow });
     return done.length;
   }, { timeout: 60_000 });
 }

@@ -6,6 +6,7 @@ import type { Runtime } from "../runtime.ts";
 import { recordCancellationEmail } from "../emails/record-cancellation-email.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { assertTransition } from "../subscriptions/transitions.ts";
+import { revertReferral } from "../referrals/revert-referral.ts";
 import { RETRY_DAYS } from "./periods.ts";
 
 const DAY_MS = 86_400_000;
@@ -43,6 +44,7 @@ export async function cancelAtPeriodEnd(runtime: Runtime, sub: Subscription, now
     await tx.subscription.update({ where: { id: sub.id }, data: { status: "CANCELED", canceledAt: now, nextBillingAt: null, cancelReason: fresh.cancelReason ?? "period_end" } });
     await tx.invoice.updateMany({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, data: { status: "VOID" } });
     await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: ["subscription.canceled"], at: now });
+    await revertReferral(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, cause: "churn", now }); // core/referrals
     await recordCancellationEmail(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, reason: fresh.cancelReason, at: now });
     return "canceled";
   });
@@ -61,6 +63,7 @@ export async function expireCheckout(runtime: Runtime, sub: Subscription, now: D
       data: { status: "FAILED", failureCode: "expired" },
     });
     await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: ["subscription.canceled"], at: now });
+    await revertReferral(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, cause: "churn", now }); // core/referrals
   });
   return "canceled";
 }

@@ -7,6 +7,7 @@ import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-event
 import { newId } from "../shared/ids.ts";
 import type { InvoiceAmount } from "../billing/invoice-amount.ts";
 import { afterDiscountedCycle } from "../billing/next-charge.ts";
+import { recordReferral } from "../referrals/record-referral.ts";
 import { fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
 
@@ -71,6 +72,8 @@ export async function createCheckoutRecords(runtime: Runtime, r: CheckoutRecords
       await tx.subscription.update({ where: { id: r.ids.subscriptionId }, data: { lastPaymentId: r.ids.paymentId } });
     }
     await emitSubscriptionEvents(tx, { tenantId: r.tenantId, subscriptionId: r.ids.subscriptionId, types: r.events, at: r.now });
+    // Referral (core/referrals): born pending with the subscription; an unusable ref is ignored.
+    await recordReferral(tx, { tenantId: r.tenantId, code: r.input.ref, referredCustomerId: customerId, referredSubscriptionId: r.ids.subscriptionId, now: r.now });
   });
 }
 

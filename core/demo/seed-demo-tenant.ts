@@ -1,10 +1,12 @@
 // First run (service-contract §8): a SANDBOX demo tenant with a product, a monthly and a yearly offer,
-// a coupon and a webhook endpoint on the built-in demo receiver. Built from the same use cases the
-// operator mutations call. The referral program arrives with its issue.
+// a coupon, a referral program (20% off the referrer's next renewal once the referred customer has paid
+// 2 cycles) and a webhook endpoint on the built-in demo receiver. Built from the same use cases the
+// operator mutations call.
 import { createCoupon } from "../catalog/create-coupon.ts";
 import { createOffer } from "../catalog/create-offer.ts";
 import { createPlan } from "../catalog/create-plan.ts";
 import { createProduct } from "../catalog/create-product.ts";
+import { createReferralProgram } from "../referrals/create-referral-program.ts";
 import type { Runtime } from "../runtime.ts";
 import { createApiKey } from "../tenants/create-api-key.ts";
 import { createTenant } from "../tenants/create-tenant.ts";
@@ -49,6 +51,7 @@ export async function seedDemoTenant(runtime: Runtime): Promise<DemoTenant | nul
   const monthly = await offer("MONTH", 4990);
   const yearly = await offer("YEAR", 49900);
   const coupon = await createCoupon(prisma, { tenantId: tenant.id, code: "BEMVINDO10", percentOff: 10, cycles: 3 });
+  await createReferralProgram(prisma, { tenantId: tenant.id, reward: { kind: "percent_next", value: 20, cycles: 1 }, qualifyAfterPaidCycles: 2 });
   await createWebhookEndpoint(prisma, { tenantId: tenant.id, url: `${runtime.config.publicUrl}${DEMO_RECEIVER_PATH}`, events: [] });
   const write = await createApiKey(prisma, { tenantId: tenant.id, scope: "WRITE" });
   const read = await createApiKey(prisma, { tenantId: tenant.id, scope: "READ" });

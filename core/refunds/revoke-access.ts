@@ -10,6 +10,7 @@ import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../events/record-event.ts";
 import { announceSubscriptionEnded, endSubscriptionState } from "../subscriptions/cancel-subscription.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+import { revertReferral } from "../referrals/revert-referral.ts";
 import type { Revoke } from "./refund-rules.ts";
 
 export type Announce = () => Promise<void>;
@@ -17,6 +18,8 @@ export type Announce = () => Promise<void>;
 /** The announcement of what was revoked, or null when nothing was left to revoke. */
 export async function revokeAccess(tx: Tx, input: { payment: Payment; revoke: Revoke; reason: string; now: Date }): Promise<Announce | null> {
   const { payment, now } = input;
+  // Referral (core/referrals): a total refund or chargeback of the referred subscription reverts it.
+  if (payment.subscriptionId) await revertReferral(tx, { tenantId: payment.tenantId, subscriptionId: payment.subscriptionId, cause: "refund", now });
   if (input.revoke === "subscription" && payment.subscriptionId) {
     await lockSubscription(tx, payment.tenantId, payment.subscriptionId);
     const sub = await tx.subscription.findFirst({ where: { id: payment.subscriptionId, tenantId: payment.tenantId } });

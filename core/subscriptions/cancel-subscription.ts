@@ -10,6 +10,7 @@ import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
 import { assertTransition } from "./transitions.ts";
+import { revertReferral } from "../referrals/revert-referral.ts";
 
 export const CANCEL_REASON_MAX = 300;
 const SCHEDULABLE = ["ACTIVE", "TRIALING", "PAST_DUE"] as const;
@@ -76,6 +77,8 @@ export async function endSubscriptionState(tx: Tx, sub: Subscription, now: Date,
     where: { id: sub.id },
     data: { status: "CANCELED", canceledAt: now, nextBillingAt: null, cancelAtPeriodEnd: false, cancelReason: reason, pendingOfferId: null, pendingOfferEffectiveAt: null },
   });
+  // Referral (core/referrals): churn before qualifying reverts the referral.
+  await revertReferral(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, cause: "churn", now });
   // Nothing is collected any more: open invoices are void, and dead Pix attempts are closed.
   await tx.invoice.updateMany({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, data: { status: "VOID" } });
   await tx.payment.updateMany({

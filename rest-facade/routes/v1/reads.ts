@@ -45,6 +45,14 @@ export function readRoutes(core: CoreClient, headers: (req: Request) => Record<s
     res.json(data.entitlements.payload);
   });
 
+  r.get("/referrals/link", async (req, res) => {
+    const data = await q<{ referralLink: { payload: Json } }>(req, ops.getReferralLink, {
+      externalId: queryString(req, "external_id"),
+      email: queryString(req, "email"),
+    });
+    res.json(data.referralLink.payload);
+  });
+
   r.get("/customers/:externalId/subscriptions", async (req, res) => {
     const data = await q<{ customerSubscriptions: { payload: Json } }>(req, ops.listCustomerSubscriptions, { externalId: req.params.externalId });
     res.json(data.customerSubscriptions.payload);

@@ -1,0 +1,68 @@
+// Referral program (operator mutation createReferralProgram) and the referring customer's link (query).
+import { createReferralProgram } from "../../core/referrals/create-referral-program.ts";
+import { getReferralLink } from "../../core/referrals/get-referral-link.ts";
+import { builder } from "../builder.ts";
+import { tenantIdFor } from "../tenant-scope.ts";
+
+builder.prismaObject("ReferralProgram", {
+  description: "The tenant's referral program: the reward of a referral and when a referral qualifies. One is active per tenant.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "rp_ id." }),
+    rewardKind: t.exposeString("rewardKind", { description: "Reward kind: percent_next (percent off the referrer's next renewals)." }),
+    rewardValue: t.exposeInt("rewardValue", { description: "Percent off each discounted renewal (1-100)." }),
+    rewardCycles: t.exposeInt("rewardCycles", { description: "Renewals of the referrer discounted per rewarded referral." }),
+    qualifyAfterPaidCycles: t.exposeInt("qualifyAfterPaidCycles", { description: "Paid cycles of the referred subscription (the first one included) before the referral qualifies." }),
+    active: t.exposeBoolean("active", { description: "False once replaced by a newer program of the tenant." }),
+  }),
+});
+
+const ReferralRewardInput = builder.inputType("ReferralRewardInput", {
+  description: "The reward of a referral, snapshotted on each referral when it is created.",
+  fields: (t) => ({
+    kind: t.string({ required: true, description: "percent_next: the referrer's next renewals are discounted by value percent." }),
+    value: t.int({ required: true, description: "Percent off, an integer from 1 to 100." }),
+    cycles: t.int({ required: true, description: "How many renewals of the referrer are discounted (at least 1)." }),
+  }),
+});
+
+type ReferralLinkResult = Awaited<ReturnType<typeof getReferralLink>>;
+
+const ReferralLinkRef = builder.objectRef<ReferralLinkResult>("ReferralLink").implement({
+  description: "A customer's referral link: {active: false} without an active program, else code, url, reward and progress.",
+  fields: (t) => ({
+    active: t.boolean({ description: "True when the tenant has an active referral program.", resolve: (r) => r.active }),
+    code: t.string({ nullable: true, description: "The customer's stable referral code.", resolve: (r) => (r.active ? r.code : null) }),
+    payload: t.field({ type: "JSON", description: "The contract's response body.", resolve: (r) => r }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createReferralProgram: t.prismaField({
+    type: "ReferralProgram",
+    description:
+      "Create the tenant's referral program. One program is active per tenant: creating another deactivates the previous one; referrals already made keep their reward snapshot and their program's qualification rule.",
+    authScopes: { operator: true },
+    args: {
+      tenantId: t.arg.id({ required: true, description: "tn_ id." }),
+      reward: t.arg({ type: ReferralRewardInput, required: true, description: "Reward of each referral: {kind: percent_next, value: 1-100, cycles: >= 1}." }),
+      qualifyAfterPaidCycles: t.arg.int({ required: true, description: "Paid cycles of the referred subscription before the referral qualifies (at least 1)." }),
+    },
+    resolve: (_q, _r, args, ctx) =>
+      createReferralProgram(ctx.db.prisma, { tenantId: String(args.tenantId), reward: args.reward, qualifyAfterPaidCycles: args.qualifyAfterPaidCycles }),
+  }),
+}));
+
+builder.queryFields((t) => ({
+  referralLink: t.field({
+    type: ReferralLinkRef,
+    description: "Gets or creates the referral code of a customer (by externalId, preferred, or email), with the active program's reward and the progress of its referrals.",
+    authScopes: { tenant: true, operator: true },
+    args: {
+      externalId: t.arg.string({ required: false, description: "The tenant's key for the customer." }),
+      email: t.arg.string({ required: false, description: "Alternative key (personal data in logs; discouraged)." }),
+      tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }),
+    },
+    resolve: (_root, args, ctx) =>
+      getReferralLink(ctx.db.prisma, { tenantId: tenantIdFor(ctx, args.tenantId), externalId: args.externalId, email: args.email, publicUrl: ctx.runtime.config.publicUrl }),
+  }),
+}));
