@@ -15,6 +15,7 @@ import "./types/grant.ts";
 import "./types/event.ts";
 import "./types/webhook-delivery.ts";
 import "./types/entitlements.ts";
+import "./types/renewal-campaign.ts";
 import "./mutations/tenants.ts";
 import "./mutations/webhooks.ts";
 import "./mutations/catalog.ts";
@@ -24,6 +25,7 @@ import "./mutations/subscription-lifecycle.ts";
 import "./mutations/plan-changes.ts";
 import "./mutations/charge-and-links.ts";
 import "./mutations/refunds.ts";
+import "./mutations/renewal-campaigns.ts";
 
 builder.queryType({ description: "Reads. Tenant keys see their own tenant; the operator passes tenantId." });
 builder.mutationType({ description: "Operator and tenant actions. Every business rule lives in core/." });
