@@ -97,6 +97,18 @@ describe("GET /v1/renewal-campaigns/{id}/link", () => {
     expect(page.body.results.map((e: any) => e.external_id)).toEqual(["alice", "bob"]);
   });
 
+  it("counts as a write route for the request limits (it may create a link)", async () => {
+    const t = await newTenant();
+    await customer(t, "alice");
+    const id = await createCampaign(t);
+    await op(`mutation($t: ID!) { setTenantRateLimits(tenantId: $t, writePerSecond: 1) { writeRateLimit } }`, { t: t.tenantId });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await campaignLink(t, id, "alice")).status);
+    // 1/s with a 2x burst: two pass in the window, the rest are refused; the read list is not counted there.
+    expect(statuses).toEqual([200, 200, 429, 429]);
+    expect((await campaignLinks(t, id, "", t.writeKey)).status).toBe(200);
+  });
+
   it("400 without external_id; 403 for a read key and for a read-only account", async () => {
     const t = await newTenant();
     await customer(t, "alice");
