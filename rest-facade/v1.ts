@@ -14,6 +14,7 @@ import { chargeAndLinkRoutes } from "./routes/v1/charge-and-links.ts";
 import { planChangeRoutes } from "./routes/v1/plan-changes.ts";
 import { subscriptionLifecycleRoutes } from "./routes/v1/subscription-lifecycle.ts";
 import { paymentAndOrderRoutes } from "./routes/v1/payments-and-orders.ts";
+import { renewalCampaignRoutes } from "./routes/v1/renewal-campaigns.ts";
 
 /** What the core needs to know about the HTTP caller. */
 function forwardHeaders(req: Request): Record<string, string> {
@@ -32,6 +33,7 @@ export function v1Router(runtime: Runtime, core: CoreClient, opts: { storeFor?: 
   r.use(planChangeRoutes(core, forwardHeaders));
   r.use(chargeAndLinkRoutes(core, forwardHeaders));
   r.use(paymentAndOrderRoutes(core, forwardHeaders));
+  r.use(renewalCampaignRoutes(core, forwardHeaders));
   r.use(() => {
     throw new AppError("route_not_found");
   });

@@ -16,6 +16,7 @@ import "./types/event.ts";
 import "./types/webhook-delivery.ts";
 import "./types/entitlements.ts";
 import "./types/referral.ts";
+import "./types/renewal-campaign.ts";
 import "./mutations/tenants.ts";
 import "./mutations/webhooks.ts";
 import "./mutations/catalog.ts";
@@ -25,6 +26,7 @@ import "./mutations/subscription-lifecycle.ts";
 import "./mutations/plan-changes.ts";
 import "./mutations/charge-and-links.ts";
 import "./mutations/refunds.ts";
+import "./mutations/renewal-campaigns.ts";
 
 builder.queryType({ description: "Reads. Tenant keys see their own tenant; the operator passes tenantId." });
 builder.mutationType({ description: "Operator and tenant actions. Every business rule lives in core/." });

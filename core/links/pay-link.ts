@@ -11,6 +11,7 @@ import { payGatewayMigrationLink } from "../subscriptions/gateway-migration.ts";
 import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
 import { paymentMethodLinkState, payPaymentMethodLink } from "./pay-payment-method-link.ts";
 import { payRenewalLink, renewalLinkBlocker } from "./pay-renewal-link.ts";
+import { bonusText, campaignLinkState, payCampaignLink } from "./pay-campaign-link.ts";
 import { resolvePayLink, type ResolvedPayLink } from "./resolve-pay-link.ts";
 
 export type PayMethod = "card" | "pix";
@@ -36,6 +37,8 @@ export interface PayPageView {
   chargesOpenInvoice: boolean;
   currentCard: { brand: string; last4: string } | null;
   pix: PixView | null;
+  /** A renewal-campaign link: the bonus added on top of the cycle ("1 mês de bônus"), or null. */
+  bonus?: string | null;
 }
 
 export interface PayOutcome {
@@ -94,6 +97,19 @@ export async function describePayLink(runtime: Runtime, token: string): Promise<
     }
     case "ORDER_PIX":
       return describeOrderPix(runtime, resolved, view);
+    case "RENEWAL_CAMPAIGN": {
+      const state = await campaignLinkState(runtime, resolved);
+      const offered: PayMethod[] = (["card", "pix"] as const).filter((m) => state.resolved.methods[m]);
+      return {
+        ...view,
+        planName: state.planName ?? view.planName,
+        currency: state.terms?.currency ?? view.currency,
+        amountCents: link.priceCents,
+        bonus: state.bonus ? bonusText(state.bonus) : null,
+        blocker: state.blocker,
+        methods: state.blocker ? [] : offered,
+      };
+    }
     default:
       return { ...view, blocker: NOT_AVAILABLE };
   }
@@ -142,9 +158,13 @@ export async function payLink(runtime: Runtime, input: { token: string; body: Re
     case "ORDER_PIX":
       // The page only shows the order's QR: it is paid in the payer's bank app.
       throw new AppError("conflict", { error: "Este link mostra o Pix do pedido: pague pelo QR Code ou pelo Pix copia e cola." });
-    case "RENEWAL_CAMPAIGN":
-      // Not built yet: renewal campaigns arrive with a later issue.
-      throw new AppError("conflict", { error: NOT_AVAILABLE });
+    case "RENEWAL_CAMPAIGN": {
+      const paid = await payCampaignLink(runtime, resolved, {
+        method: (withMethods) => readMethod(input.body, withMethods),
+        card: (method) => (method === "card" ? readCard(input.body, now) : null),
+      });
+      return paid.status === "paid" ? { ...base, status: "paid", currentPeriodEnd: paid.currentPeriodEnd } : { ...base, status: "pending", pix: paid.pix };
+    }
   }
 }
 

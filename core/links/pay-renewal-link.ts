@@ -2,6 +2,8 @@
 // subscription, the link's price) paid by card on the page or by its Pix QR. When paid,
 // applyOrderPaid extends the period by one cycle and emits order.paid (service-contract §5).
 // A refused card leaves the link active (the customer may try another card) and the order canceled.
+// A renewal-campaign link pays the same way, with the campaign's offer, price and campaign_id on the
+// order (applyOrderPaid then adds the campaign's bonus).
 import type { CardInput } from "../gateways/adapter.ts";
 import { chargeCard, createPixCharge } from "../gateways/gateway-calls.ts";
 import { settlePayment } from "../billing/settle-payment.ts";
@@ -26,18 +28,35 @@ export async function renewalLinkBlocker(runtime: Runtime, resolved: ResolvedPay
   return open > 0 ? "Há uma fatura em aberto nesta assinatura; pague-a pelo link de pagamento da fatura." : null;
 }
 
-export async function payRenewalLink(runtime: Runtime, resolved: ResolvedPayLink, input: { method: "card" | "pix"; card: CardInput | null }): Promise<RenewalPayment> {
+/** What a renewal-campaign link puts on its order instead of the subscription's own offer. */
+export interface CampaignTerms {
+  campaignId: string;
+  offerId: string;
+  planId: string;
+  currency: string;
+  gatewayAccount: NonNullable<ResolvedPayLink["subscription"]>["offer"]["gatewayAccount"];
+}
+
+export async function payRenewalLink(
+  runtime: Runtime,
+  resolved: ResolvedPayLink,
+  input: { method: "card" | "pix"; card: CardInput | null; campaign?: CampaignTerms },
+): Promise<RenewalPayment> {
   const prisma = runtime.db.prisma;
   const { link, now } = resolved;
   const blocker = await renewalLinkBlocker(runtime, resolved);
   if (blocker) throw new AppError("conflict", { error: blocker });
   if (!resolved.methods[input.method]) throw new AppError("invalid_field", { error: "forma de pagamento indisponível nesta oferta", extra: { field: "method" } });
   const sub = resolved.subscription!;
-  const account = sub.offer.gatewayAccount;
+  const campaign = input.campaign;
+  const account = campaign?.gatewayAccount ?? sub.offer.gatewayAccount;
+  const currency = campaign?.currency ?? sub.currency;
   const amountCents = link.priceCents ?? 0;
+  // A subscription renewal link is minted active; a campaign link stays open until paid.
+  const payable = link.kind === "RENEWAL_CAMPAIGN" ? "OPEN" : "ACTIVE";
   return withSubscriptionLease(runtime, link.tenantId, sub.id, async () => {
     const fresh = await prisma.link.findFirstOrThrow({ where: { id: link.id } });
-    if (fresh.status !== "ACTIVE") throw new AppError("link_used");
+    if (fresh.status !== payable) throw new AppError("link_used");
     const orderId = newId("order");
     const paymentId = newId("payment");
     const gw = gatewayContext(runtime, account, now, { orderId, paymentId });
@@ -49,12 +68,13 @@ export async function payRenewalLink(runtime: Runtime, resolved: ResolvedPayLink
           id: orderId,
           tenantId: link.tenantId,
           customerId: sub.customerId,
-          offerId: sub.offerId,
-          planId: sub.planId,
+          offerId: campaign?.offerId ?? sub.offerId,
+          planId: campaign?.planId ?? sub.planId,
+          campaignId: campaign?.campaignId ?? null,
           quantity: 1,
           unitAmountCents: amountCents,
           amountCents,
-          currency: sub.currency,
+          currency,
           status: "PENDING",
           targetSubscriptionId: sub.id,
           tracking: sub.tracking ? { ...(sub.tracking as object), inherited: true } : undefined,
@@ -70,7 +90,7 @@ export async function payRenewalLink(runtime: Runtime, resolved: ResolvedPayLink
           method: input.method === "card" ? "CARD" : "PIX",
           methodKind: input.method === "card" ? "credit_card" : "pix",
           amountCents,
-          currency: sub.currency,
+          currency,
           status: "PROCESSING",
           idempotencyKey,
           gatewayAccountId: account.id,
@@ -82,11 +102,11 @@ export async function payRenewalLink(runtime: Runtime, resolved: ResolvedPayLink
       prisma.link.update({ where: { id: link.id }, data: { orderId } }),
     ]);
     if (!token) {
-      const pix = await createPixCharge(gw, { amountCents, currency: sub.currency, idempotencyKey, reference: orderId, expiresAt: pixExpiry(now, link.expiresAt) });
+      const pix = await createPixCharge(gw, { amountCents, currency, idempotencyKey, reference: orderId, expiresAt: pixExpiry(now, link.expiresAt) });
       await prisma.payment.update({ where: { id: paymentId }, data: { gatewayChargeId: pix.chargeId, pixCopyPaste: pix.copyPaste, pixExpiresAt: pix.expiresAt } });
       return { status: "pending", pix: { paymentId, copyPaste: pix.copyPaste, expiresAt: pix.expiresAt } };
     }
-    const result = await chargeCard(gw, { token: token.token, amountCents, currency: sub.currency, idempotencyKey, reference: orderId });
+    const result = await chargeCard(gw, { token: token.token, amountCents, currency, idempotencyKey, reference: orderId });
     if (result.outcome === "unknown") {
       await prisma.payment.update({ where: { id: paymentId }, data: { status: "UNKNOWN" } });
       throw new AppError("conflict", { error: "não foi possível confirmar o pagamento agora; não tente de novo antes de falar com o vendedor" });

@@ -2,10 +2,13 @@
 // order becomes paid and delivers what it sold, then order.paid goes to the outbox.
 // - An early-renewal order (target_subscription_id) extends that subscription by `quantity` cycles,
 //   kept in extension_seconds so a refund can revert it (service-contract §5); subscription.updated.
+//   A renewal-campaign order (campaign_id) also adds the campaign's bonus (bonus_cycles of
+//   bonus_unit), inside the same extension_seconds, so a total refund reverts cycle and bonus.
 // - Any other order with grant_days opens a grant of its own period: grant_days from payment, for
 //   `quantity` units (never grant_days × quantity; the event data carries both raw).
 import type { Order, Payment } from "../../generated/prisma/client.ts";
 import { periodEnd, pixIssueAt } from "../billing/periods.ts";
+import { addBonus } from "../campaigns/campaign-rules.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../events/record-event.ts";
 import { newId } from "../shared/ids.ts";
@@ -41,6 +44,10 @@ async function extendTarget(tx: Tx, order: Order): Promise<number | null> {
   const anchor = sub.anchorDay ?? from.getUTCDate();
   let to = from;
   for (let i = 0; i < Math.max(1, order.quantity); i++) to = periodEnd(to, sub.offer.interval ?? "MONTH", anchor);
+  if (order.campaignId) {
+    const campaign = await tx.renewalCampaign.findFirst({ where: { id: order.campaignId, tenantId: order.tenantId }, select: { bonusCycles: true, bonusUnit: true } });
+    if (campaign) to = addBonus(to, campaign.bonusCycles, campaign.bonusUnit, anchor);
+  }
   const nextBillingAt = sub.collectionMethod === "CARD_AUTO" ? to : pixIssueAt(to);
   await tx.subscription.update({
     where: { id: sub.id },

@@ -20,6 +20,7 @@ export interface PayPageInput {
 const HEADINGS: Record<string, string> = {
   PAYMENT_METHOD: "Atualize seu cartão",
   SUBSCRIPTION_RENEWAL: "Renove sua assinatura",
+  RENEWAL_CAMPAIGN: "Renove com bônus",
   OPEN_INVOICE: "Pague sua fatura em aberto",
   ORDER_PIX: "Pague seu pedido com Pix",
 };
@@ -36,6 +37,8 @@ function summary(view: PayPageView): SafeHtml {
         : "Informe o novo cartão. Nada será cobrado agora; as próximas cobranças usarão este cartão."
       : view.kind === "SUBSCRIPTION_RENEWAL"
         ? "Pague agora e sua assinatura é estendida por mais um ciclo."
+        : view.kind === "RENEWAL_CAMPAIGN"
+          ? `Pague agora e sua assinatura é estendida por mais um ciclo${view.bonus ? `, mais ${view.bonus}` : ""}.`
         : view.kind === "OPEN_INVOICE"
           ? "Ao pagar, sua assinatura volta a ficar ativa."
           : view.kind === "ORDER_PIX"
@@ -123,7 +126,7 @@ export function renderPayResultPage(view: PayPageView, outcome: PayOutcome): str
   if (outcome.status === "card_updated") {
     title = "Cartão atualizado";
     text = `As próximas cobranças usarão o cartão ${outcome.card?.brand ?? ""} final ${outcome.card?.last4 ?? ""}.`;
-  } else if (outcome.kind === "SUBSCRIPTION_RENEWAL") {
+  } else if (outcome.kind === "SUBSCRIPTION_RENEWAL" || outcome.kind === "RENEWAL_CAMPAIGN") {
     title = "Renovação confirmada";
     text = outcome.currentPeriodEnd ? `Pagamento aprovado. Sua assinatura está garantida até ${DAY.format(outcome.currentPeriodEnd)}.` : "Pagamento aprovado.";
   } else {

@@ -28,8 +28,15 @@ function limiter(kind: "read" | "write", perSecond: (req: Request) => number, op
   });
 }
 
+/** GETs that need the write scope (they may create a record) count as writes. */
+const WRITE_GETS = [/^\/renewal-campaigns\/[^/]+\/link\/?$/];
+
+function countsAsRead(req: Request): boolean {
+  return (req.method === "GET" || req.method === "HEAD") && !WRITE_GETS.some((re) => re.test(req.path));
+}
+
 export function rateLimits(opts: RateLimitOptions = {}): RequestHandler {
   const reads = limiter("read", (req) => req.caller?.tenant.readRateLimit ?? DEFAULT_READ_PER_SECOND, opts);
   const writes = limiter("write", (req) => req.caller?.tenant.writeRateLimit ?? DEFAULT_WRITE_PER_SECOND, opts);
-  return (req, res, next) => (req.method === "GET" || req.method === "HEAD" ? reads(req, res, next) : writes(req, res, next));
+  return (req, res, next) => (countsAsRead(req) ? reads(req, res, next) : writes(req, res, next));
 }

@@ -30,7 +30,7 @@ describe("schema/schema.graphql", () => {
     for (const name of [
       "createTenant", "createApiKey", "revokeApiKey", "setTenantReadOnly", "setTenantSuspended", "setRenewalsPaused",
       "createWebhookEndpoint", "rotateWebhookSecret", "createProduct", "createPlan", "updatePlanEntitlements",
-      "createOffer", "createOneTimeOffer", "createCoupon",
+      "createOffer", "createOneTimeOffer", "createCoupon", "createRenewalCampaign",
     ]) expect(fields).toContain(name);
   });
 });
