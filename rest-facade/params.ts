@@ -26,7 +26,10 @@ export function pageArgs(req: Request) {
 }
 
 /** Relay connection to the contract's page: {results, next}. */
-export function toPage<N>(conn: { edges: { node: N }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }, pick: (n: N) => unknown) {
+/** A Relay connection as the GraphQL operations return it. */
+export type Connection<N = Record<string, unknown>> = { edges: { node: N }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+
+export function toPage<N>(conn: Connection<N>, pick: (n: N) => unknown) {
   return { results: conn.edges.map((e) => pick(e.node)), next: conn.pageInfo.hasNextPage ? conn.pageInfo.endCursor : null };
 }
 

@@ -2,10 +2,10 @@
 import { Router, type Request } from "express";
 import type { CoreClient } from "../../graphql-client.ts";
 import { ops } from "../../operations.ts";
-import { pageArgs, queryString, toPage } from "../../params.ts";
+import { pageArgs, queryString, toPage, type Connection } from "../../params.ts";
 
 type Json = Record<string, unknown>;
-type Conn = { edges: { node: Json }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+type Conn = Connection<Json>;
 
 export function readRoutes(core: CoreClient, headers: (req: Request) => Record<string, string>): Router {
   const r = Router();

@@ -2,13 +2,13 @@
 import { Router, type Request } from "express";
 import type { CoreClient } from "../../graphql-client.ts";
 import { loadOperation } from "../../operations.ts";
-import { pageArgs, queryString, toPage } from "../../params.ts";
+import { pageArgs, queryString, toPage, type Connection } from "../../params.ts";
 
 const getCampaignLink = loadOperation("get-campaign-link");
 const listCampaignLinks = loadOperation("list-campaign-links");
 
 type Json = Record<string, unknown>;
-type Conn = { edges: { node: Json }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+type Conn = Connection<Json>;
 
 export function renewalCampaignRoutes(core: CoreClient, headers: (req: Request) => Record<string, string>): Router {
   const r = Router();
