@@ -9,6 +9,7 @@ import { startScheduler } from "./jobs/scheduler.ts";
 import { openDb } from "./prisma/client.ts";
 import { dataDir } from "./prisma/connection.ts";
 import { createRuntime } from "./core/runtime.ts";
+import { crashFaultsFromEnv } from "./core/shared/crash-faults.ts";
 
 const roleArg = process.argv.indexOf("--role");
 const role = roleArg > 0 ? process.argv[roleArg + 1] : "all";
@@ -39,6 +40,7 @@ const config = { adminToken: admin.token, publicUrl };
 const service =
   role === "jobs" ? null : await (await import("./rest-facade/service.ts")).buildService(db, logger, config, { graphqlUrl: process.env.GRAPHQL_URL, redisUrl: process.env.REDIS_URL });
 const runtime = service?.runtime ?? (await createRuntime(db, logger, config));
+runtime.faults = crashFaultsFromEnv(); // crash drills only (CRASH_AT, CRASH_AT_FILE); unset in production
 
 const server = service?.app.listen(port);
 const scheduler = role === "api" ? undefined : await startScheduler(runtime);

@@ -23,20 +23,12 @@ import type { Db } from "../prisma/client.ts";
 import type { Service } from "../rest-facade/service.ts";
 import { createRuntime, type Runtime } from "../core/runtime.ts";
 import { createLogger } from "../core/shared/logger.ts";
-import { wallClock } from "../core/shared/clock.ts";
-import { newId } from "../core/shared/ids.ts";
-import { ulid } from "ulid";
-import { createTenant } from "../core/tenants/create-tenant.ts";
-import { createProduct } from "../core/catalog/create-product.ts";
-import { createPlan } from "../core/catalog/create-plan.ts";
-import { createOffer } from "../core/catalog/create-offer.ts";
 import { runBillingPass, type BillingPassSummary } from "../core/billing/run-billing-pass.ts";
-import { closeServer, isMain, listen, withScratchDb, type DbKind, type Listening } from "./harness.ts";
+import { closeServer, isMain, listen, seedCatalog, seedDue, withScratchDb, type DbKind, type Listening } from "./harness.ts";
 
 // Targets (PostgreSQL) from the issue.
 const TARGET = { renewalsPerSecond: 300, ratio100kTo10k: 11, peakRssMb: 400, dunningSeconds: 10 };
 const ADMIN_TOKEN = "adm_bench";
-const BATCH = 5_000;
 const SAMPLE_MS = 50;
 const MB = 1024 * 1024;
 const DAY_MS = 86_400_000;
@@ -77,71 +69,7 @@ function jobsRuntime(db: Db): Promise<Runtime> {
   return createRuntime(db, createLogger("silent"), { adminToken: ADMIN_TOKEN, publicUrl: "http://localhost" });
 }
 
-/** Tenant, product, plan and a monthly card offer on the sandbox gateway, through the core use cases. */
-async function seedCatalog(db: Db, mode: "LIVE" | "SANDBOX", name: string) {
-  const { prisma } = db;
-  const tenant = await createTenant(prisma, wallClock, { name, mode });
-  const product = await createProduct(prisma, { tenantId: tenant.id, name: `${name} product` });
-  const plan = await createPlan(prisma, { tenantId: tenant.id, productId: product.id, name: "Pro", entitlements: { seats: 5 } });
-  const offer = await createOffer(prisma, {
-    tenantId: tenant.id,
-    planId: plan.id,
-    name: "Pro monthly",
-    interval: "MONTH",
-    priceCents: 4990,
-    currency: "brl",
-    gateway: "sandbox",
-    collectionMethods: ["CARD_AUTO"],
-    trialDays: 0,
-  });
-  return { tenant, plan, offer };
-}
-
 // --- one billing pass over N due subscriptions ---------------------------------------------------------
-
-/**
- * A LIVE tenant (the billing run reads the wall clock) with N customers, N approving sandbox cards and
- * N active card subscriptions whose period ended a minute ago. Multi-row INSERT ... SELECT FROM unnest
- * in chunks of 5,000, ids made here (prefixed ULIDs); times are passed as ISO text and stored as UTC.
- */
-async function seedDue(db: Db, n: number): Promise<string> {
-  const { tenant, plan, offer } = await seedCatalog(db, "LIVE", "bench billing run");
-  const now = new Date();
-  const due = new Date(now.getTime() - 60_000);
-  const start = new Date(now);
-  start.setUTCMonth(start.getUTCMonth() - 1);
-  const utc = (i: number) => `($${i}::timestamptz AT TIME ZONE 'UTC')`;
-  for (let done = 0; done < n; done += BATCH) {
-    const size = Math.min(BATCH, n - done);
-    const customers = Array.from({ length: size }, () => newId("customer"));
-    const cards = Array.from({ length: size }, () => newId("paymentMethod"));
-    const tokens = Array.from({ length: size }, () => `tok_sandbox_approve_${ulid()}`);
-    const subscriptions = Array.from({ length: size }, () => newId("subscription"));
-    await db.sql.query(
-      `INSERT INTO customers (id, tenant_id, external_id, email, name, created_at, updated_at)
-       SELECT c.id, $2, 'bench-' || (c.i + $3), 'bench-' || (c.i + $3) || '@example.com', 'Bench ' || (c.i + $3), ${utc(4)}, ${utc(4)}
-       FROM unnest($1::text[]) WITH ORDINALITY AS c(id, i)`,
-      [customers, tenant.id, done, now.toISOString()],
-    );
-    await db.sql.query(
-      `INSERT INTO payment_methods (id, tenant_id, customer_id, gateway_account_id, token, brand, last4, exp_month, exp_year, created_at)
-       SELECT p.id, $4, p.customer_id, $5, p.token, 'visa', '4242', 12, 2035, ${utc(6)}
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS p(id, customer_id, token)`,
-      [cards, customers, tokens, tenant.id, offer.gatewayAccountId, now.toISOString()],
-    );
-    await db.sql.query(
-      `INSERT INTO subscriptions (id, tenant_id, customer_id, offer_id, plan_id, status, collection_method, payment_method_id, currency,
-                                  current_period_start, current_period_end, next_billing_at, anchor_day, created_at, updated_at)
-       SELECT s.id, $4, s.customer_id, $5, $6, 'ACTIVE'::"SubscriptionStatus", 'CARD_AUTO'::"CollectionMethod", s.card_id, 'brl',
-              ${utc(7)}, ${utc(8)}, ${utc(8)}, $9, ${utc(10)}, ${utc(10)}
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS s(id, customer_id, card_id)`,
-      [subscriptions, customers, cards, tenant.id, offer.id, plan.id, start.toISOString(), due.toISOString(), due.getUTCDate(), now.toISOString()],
-    );
-  }
-  // Fresh statistics, as autovacuum would gather after a bulk load (the claim query plans on them).
-  await db.sql.exec("ANALYZE customers, payment_methods, subscriptions");
-  return tenant.id;
-}
 
 /** Peak process RSS, sampled every 50 ms until stopped. */
 function rssSampler() {

@@ -40,6 +40,8 @@ async function seed(db: Db) {
     planId: p.planId,
     status,
     ...liveSubscriptionFields(),
+    // A canceled subscription is final: no next billing instant, a cancel time (database CHECK).
+    ...(status === "CANCELED" ? { nextBillingAt: null, canceledAt: new Date() } : {}),
   });
   await db.prisma.subscription.createMany({ data: [sub(a, "ACTIVE"), sub(b, "ACTIVE"), sub(b, "CANCELED")] });
   return t;

@@ -15,6 +15,8 @@ import { createApiKey } from "../core/tenants/create-api-key.ts";
 import { createProduct } from "../core/catalog/create-product.ts";
 import { createPlan } from "../core/catalog/create-plan.ts";
 import { createOffer } from "../core/catalog/create-offer.ts";
+import { newId } from "../core/shared/ids.ts";
+import { ulid } from "ulid";
 
 export interface Bench {
   db: Db;
@@ -91,6 +93,88 @@ export function liveSubscriptionFields(now = new Date()) {
     nextBillingAt: end,
     anchorDay: now.getUTCDate(),
   };
+}
+
+/** Tenant, product, plan and a monthly card offer on the sandbox gateway, through the core use cases. */
+export async function seedCatalog(db: Db, mode: "LIVE" | "SANDBOX", name: string) {
+  const { prisma } = db;
+  const tenant = await createTenant(prisma, wallClock, { name, mode });
+  const product = await createProduct(prisma, { tenantId: tenant.id, name: `${name} product` });
+  const plan = await createPlan(prisma, { tenantId: tenant.id, productId: product.id, name: "Pro", entitlements: { seats: 5 } });
+  const offer = await createOffer(prisma, {
+    tenantId: tenant.id,
+    planId: plan.id,
+    name: "Pro monthly",
+    interval: "MONTH",
+    priceCents: 4990,
+    currency: "brl",
+    gateway: "sandbox",
+    collectionMethods: ["CARD_AUTO"],
+    trialDays: 0,
+  });
+  return { tenant, plan, offer };
+}
+
+const SEED_CHUNK = 5_000;
+
+export interface SeedDueOptions {
+  /** LIVE (default) or SANDBOX on the wall clock (clock_at NULL: loopback webhook URLs allowed, due by wall time). */
+  mode?: "LIVE" | "SANDBOX";
+  name?: string;
+  /** Leave the tenant's renewals paused, so the run starts only when the caller resumes them. */
+  paused?: boolean;
+  /** Where customer external ids start (several tenants in one database stay readable). */
+  firstCustomer?: number;
+}
+
+/**
+ * A tenant on the wall clock with N customers, N approving sandbox cards and N active card
+ * subscriptions whose period ended a minute ago. Multi-row INSERT ... SELECT FROM unnest in chunks of
+ * 5,000, ids made here (prefixed ULIDs); times are passed as ISO text and stored as UTC.
+ */
+export async function seedDue(db: Db, n: number, opts: SeedDueOptions = {}): Promise<string> {
+  const mode = opts.mode ?? "LIVE";
+  const { tenant, plan, offer } = await seedCatalog(db, mode, opts.name ?? "bench billing run");
+  // A sandbox tenant's clock starts at "now" and would never reach the seeded due dates; NULL = wall clock.
+  if (mode === "SANDBOX" || opts.paused) {
+    await db.prisma.tenant.update({ where: { id: tenant.id }, data: { ...(mode === "SANDBOX" ? { clockAt: null } : {}), renewalsPaused: !!opts.paused } });
+  }
+  const first = opts.firstCustomer ?? 0;
+  const now = new Date();
+  const due = new Date(now.getTime() - 60_000);
+  const start = new Date(now);
+  start.setUTCMonth(start.getUTCMonth() - 1);
+  const utc = (i: number) => `($${i}::timestamptz AT TIME ZONE 'UTC')`;
+  for (let done = 0; done < n; done += SEED_CHUNK) {
+    const size = Math.min(SEED_CHUNK, n - done);
+    const customers = Array.from({ length: size }, () => newId("customer"));
+    const cards = Array.from({ length: size }, () => newId("paymentMethod"));
+    const tokens = Array.from({ length: size }, () => `tok_sandbox_approve_${ulid()}`);
+    const subscriptions = Array.from({ length: size }, () => newId("subscription"));
+    await db.sql.query(
+      `INSERT INTO customers (id, tenant_id, external_id, email, name, created_at, updated_at)
+       SELECT c.id, $2, 'bench-' || (c.i + $3), 'bench-' || (c.i + $3) || '@example.com', 'Bench ' || (c.i + $3), ${utc(4)}, ${utc(4)}
+       FROM unnest($1::text[]) WITH ORDINALITY AS c(id, i)`,
+      [customers, tenant.id, first + done, now.toISOString()],
+    );
+    await db.sql.query(
+      `INSERT INTO payment_methods (id, tenant_id, customer_id, gateway_account_id, token, brand, last4, exp_month, exp_year, created_at)
+       SELECT p.id, $4, p.customer_id, $5, p.token, 'visa', '4242', 12, 2035, ${utc(6)}
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS p(id, customer_id, token)`,
+      [cards, customers, tokens, tenant.id, offer.gatewayAccountId, now.toISOString()],
+    );
+    await db.sql.query(
+      `INSERT INTO subscriptions (id, tenant_id, customer_id, offer_id, plan_id, status, collection_method, payment_method_id, currency,
+                                  current_period_start, current_period_end, next_billing_at, anchor_day, created_at, updated_at)
+       SELECT s.id, $4, s.customer_id, $5, $6, 'ACTIVE'::"SubscriptionStatus", 'CARD_AUTO'::"CollectionMethod", s.card_id, 'brl',
+              ${utc(7)}, ${utc(8)}, ${utc(8)}, $9, ${utc(10)}, ${utc(10)}
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS s(id, customer_id, card_id)`,
+      [subscriptions, customers, cards, tenant.id, offer.id, plan.id, start.toISOString(), due.toISOString(), due.getUTCDate(), now.toISOString()],
+    );
+  }
+  // Fresh statistics, as autovacuum would gather after a bulk load (the claim query plans on them).
+  await db.sql.exec("ANALYZE customers, payment_methods, subscriptions");
+  return tenant.id;
 }
 
 export function median(values: number[]): number {

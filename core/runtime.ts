@@ -4,6 +4,7 @@ import type { Db } from "../prisma/client.ts";
 import { KeyCache } from "./auth/key-cache.ts";
 import { createGateways, type Gateways } from "./gateways/registry.ts";
 import { wallClock, type Clock } from "./shared/clock.ts";
+import { leasesFromEnv, type Leases } from "./shared/leases.ts";
 
 export interface RuntimeConfig {
   adminToken: string;
@@ -18,14 +19,23 @@ export interface Runtime {
   /** Wall clock (LIVE tenants, transport times). Sandbox tenants derive their own from it. */
   wallClock: Clock;
   gateways: Gateways;
+  /** Lease durations (env: BILLING_LEASE_MS, REFUND_LEASE_MS, WEBHOOK_LEASE_MS, PAYMENT_IN_FLIGHT_MS, JOB_LEASE_MS). */
+  leases: Leases;
   /** Fault injection for crash tests: called at named points; throwing there simulates a crash. Unset in production. */
   faults?: (point: FaultPoint) => void;
 }
 
-export type FaultPoint = "after-gateway-charge";
+/**
+ * The dangerous windows a crash drill aims at:
+ * - after-gateway-charge / after-gateway-refund: the gateway acted, nothing of ours is committed yet;
+ * - after-commit: a use case committed its verdict, the caller has not heard (no response yet);
+ * - billing-mid-batch: between two subscriptions of a billing pass;
+ * - after-webhook-post: the receiver answered, the outcome is not recorded yet.
+ */
+export type FaultPoint = "after-gateway-charge" | "after-gateway-refund" | "after-commit" | "billing-mid-batch" | "after-webhook-post";
 
 export async function createRuntime(db: Db, logger: Logger, config: RuntimeConfig): Promise<Runtime> {
   const keyCache = new KeyCache(db);
   await keyCache.start();
-  return { db, keyCache, logger, config, wallClock, gateways: createGateways(db.prisma) };
+  return { db, keyCache, logger, config, wallClock, gateways: createGateways(db.prisma), leases: leasesFromEnv() };
 }

@@ -24,15 +24,32 @@ export const JOBS: JobSpec[] = [
   { name: "expire-idempotency-keys", schedule: "*/10 * * * *", leaseMs: 5 * 60_000, run: expireIdempotencyKeys },
 ];
 
+/**
+ * JOB_SCHEDULES overrides schedules by job name: `name=<cron>` pairs separated by `;`, e.g.
+ * `reconcile-payments=* * * * * *` (every second: node-cron takes an optional seconds field).
+ */
+export function jobSchedules(env: string | undefined = process.env.JOB_SCHEDULES): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (env ?? "").split(";").map((p) => p.trim()).filter(Boolean)) {
+    const eq = part.indexOf("=");
+    const name = part.slice(0, eq).trim();
+    const schedule = part.slice(eq + 1).trim();
+    if (eq < 1 || !JOBS.some((j) => j.name === name) || !cron.validate(schedule)) throw new Error(`JOB_SCHEDULES: bad entry ${JSON.stringify(part)}`);
+    out.set(name, schedule);
+  }
+  return out;
+}
+
 export async function startScheduler(runtime: Runtime): Promise<{ stop(): Promise<void> }> {
   const webhooks = await startWebhookDelivery(runtime);
   const owner = `instance-${ulid()}`;
+  const schedules = jobSchedules();
   const tasks: ScheduledTask[] = JOBS.map((job) =>
     cron.schedule(
-      job.schedule,
+      schedules.get(job.name) ?? job.schedule,
       async () => {
         const exclusive = job.exclusive !== false;
-        if (exclusive && !(await tryLease(runtime.db, job.name, owner, job.leaseMs, runtime.wallClock.now()))) return;
+        if (exclusive && !(await tryLease(runtime.db, job.name, owner, runtime.leases.jobMs ?? job.leaseMs, runtime.wallClock.now()))) return;
         try {
           const result = await job.run(runtime);
           runtime.logger.debug({ job: job.name, result }, "job done");

@@ -39,7 +39,8 @@ export async function openDb(opts: OpenDbOptions = {}): Promise<Db> {
 
 function openPostgres(url: string, poolSize = 10): Db {
   const config = pgPoolConfig(url, poolSize);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(config) });
+  // A burst waits for a free connection up to 10 s (Prisma's default is 2 s) before it is a 503.
+  const prisma = new PrismaClient({ adapter: new PrismaPg(config), transactionOptions: { maxWait: 10_000, timeout: 15_000 } });
   const pool = new pg.Pool({ ...config, max: 2 });
   const listeners: pg.Client[] = [];
   return {

@@ -1,7 +1,7 @@
 // REST side of the error catalogue: every error becomes the contract's status and {error, code?} body.
 // Anything unexpected is a logged 500 whose body reveals nothing.
 import type { ErrorRequestHandler } from "express";
-import { AppError, isAppError } from "../core/shared/errors.ts";
+import { AppError, infrastructureError, isAppError } from "../core/shared/errors.ts";
 
 /** A status and body already decided by the core, relayed from a GraphQL error. */
 export class HttpError extends Error {
@@ -16,6 +16,8 @@ export class HttpError extends Error {
 export function toHttp(err: unknown): { status: number; body: Record<string, unknown> } {
   if (err instanceof HttpError) return { status: err.status, body: err.body };
   if (isAppError(err)) return { status: err.status, body: err.body };
+  const infra = infrastructureError(err);
+  if (infra) return { status: infra.status, body: infra.body };
   const e = err as { type?: string; status?: number; code?: string };
   // body-parser and multer failures: malformed or oversized bodies are the client's fault.
   if (e?.type === "entity.too.large" || e?.code === "LIMIT_FIELD_VALUE" || e?.code === "LIMIT_FILE_SIZE") return fromKey("payload_too_large");
@@ -34,5 +36,6 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const { status, body } = toHttp(err);
   if (status >= 500) req.log?.error({ err }, "request failed");
   if (res.headersSent) return;
+  if (status === 503) res.set("Retry-After", "1");
   res.status(status).json(body);
 };

@@ -1,12 +1,13 @@
 // GraphQL side of the error catalogue: AppError becomes a GraphQL error whose extensions carry the
 // catalogue key, HTTP status and body, so the REST facade answers exactly what core decided.
 import { GraphQLError } from "graphql";
-import { AppError, isAppError } from "../core/shared/errors.ts";
+import { AppError, infrastructureError, isAppError } from "../core/shared/errors.ts";
 
 export function toGraphQLError(error: unknown): GraphQLError {
   // Already translated (the context's 401): keep it, with its HTTP status.
   if (error instanceof GraphQLError && error.extensions?.body) return error;
-  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  const raw = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  const original = infrastructureError(raw) ?? raw;
   if (isAppError(original)) {
     return new GraphQLError(original.message, {
       ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),

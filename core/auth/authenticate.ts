@@ -19,8 +19,9 @@ export async function authenticate(runtime: Runtime, header: string | null | und
   const nowMs = runtime.wallClock.now().getTime(); // cache bookkeeping: wall clock, not business time
   let record = runtime.keyCache.get(hash, nowMs);
   if (record === undefined) {
+    const generation = runtime.keyCache.currentGeneration;
     record = await loadKey(runtime, hash);
-    runtime.keyCache.set(hash, record, nowMs);
+    runtime.keyCache.set(hash, record, nowMs, generation);
   }
   if (!record || record.revoked || record.tenant.suspended) throw new AppError("unauthorized");
   return { kind: "tenant", ...record };

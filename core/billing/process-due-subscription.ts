@@ -83,7 +83,7 @@ async function pixRenewal(runtime: Runtime, sub: Subscription, now: Date): Promi
   if (invoice.status !== "OPEN") return chargeOutcome(await settleFreeInvoice(runtime, sub, invoice.id, now));
   if (due.getTime() > now.getTime()) {
     await issuePixCharge(runtime, { tenantId: sub.tenantId, invoiceId: invoice.id, expiresAt: pixExpiry(due), now });
-    await runtime.db.prisma.subscription.update({ where: { id: sub.id }, data: { nextBillingAt: due } });
+    await runtime.db.prisma.subscription.updateMany({ where: { id: sub.id, tenantId: sub.tenantId, status: { not: "CANCELED" } }, data: { nextBillingAt: due } });
     return "pix_issued";
   }
   return markInvoiceOverdue(runtime, sub, due, now);
@@ -113,7 +113,8 @@ function pixExpiry(due: Date): Date {
 }
 
 async function idle(runtime: Runtime, sub: Subscription, next: Date | null): Promise<"idle"> {
-  await runtime.db.prisma.subscription.updateMany({ where: { id: sub.id, tenantId: sub.tenantId }, data: { nextBillingAt: next } });
+  // A cancel does not wait for the run's lease: a subscription canceled since it was read keeps no next duty.
+  await runtime.db.prisma.subscription.updateMany({ where: { id: sub.id, tenantId: sub.tenantId, status: { not: "CANCELED" } }, data: { nextBillingAt: next } });
   return "idle";
 }
 

@@ -6,7 +6,7 @@ import { tenantClock } from "../shared/clock.ts";
 import { reconcilePayment } from "./reconcile-payment.ts";
 
 export async function reconcileUnknownPayments(runtime: Runtime, opts: { olderThanMs?: number; limit?: number } = {}) {
-  const cutoff = new Date(runtime.wallClock.now().getTime() - (opts.olderThanMs ?? 60_000));
+  const cutoff = new Date(runtime.wallClock.now().getTime() - (opts.olderThanMs ?? runtime.leases.paymentInFlightMs));
   const unheard = await runtime.db.prisma.payment.findMany({
     where: { method: "CARD", OR: [{ status: "UNKNOWN" }, { status: "PROCESSING", createdAt: { lt: cutoff } }] },
     orderBy: { id: "asc" },

@@ -76,6 +76,7 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
   const count = (k: DutyOutcome | "errors", n = 1) => (result.summary[k] = (result.summary[k] ?? 0) + n);
   const approved = renewals.filter((r) => r.result?.outcome === "approved");
   count("renewed", await settleApproved(runtime, approved));
+  if (approved.length) runtime.faults?.("after-commit");
   for (const r of renewals) {
     if (!r.result || r.result.outcome === "approved") continue;
     if (r.result.outcome === "unknown") {

@@ -3,6 +3,7 @@
 import type { Runtime } from "../runtime.ts";
 import { claimDueSubscriptions } from "./claim-due-subscriptions.ts";
 import { processDueSubscription, type DutyOutcome } from "./process-due-subscription.ts";
+import { billingDuties } from "./metrics.ts";
 import { renewCardBatch } from "./renew-card-batch.ts";
 
 export interface BillingPassOptions {
@@ -27,15 +28,19 @@ export async function runBillingPass(runtime: Runtime, opts: BillingPassOptions 
   for (;;) {
     const batch = await claimDueSubscriptions(runtime.db, {
       wallNow: runtime.wallClock.now(),
-      leaseMs: opts.leaseMs ?? 5 * 60_000,
+      leaseMs: opts.leaseMs ?? runtime.leases.billingMs,
       limit: opts.batchSize ?? 200,
       tenantId: opts.tenantId,
       skip,
     });
     if (batch.length === 0) return summary;
     const fast = await renewCardBatch(runtime, batch, concurrency);
-    for (const [k, v] of Object.entries(fast.summary)) summary[k as keyof BillingPassSummary] += v;
+    for (const [k, v] of Object.entries(fast.summary)) {
+      summary[k as keyof BillingPassSummary] += v;
+      billingDuties.inc({ outcome: k }, v);
+    }
     skip.push(...fast.stuck);
+    if (fast.handled.size) runtime.faults?.("billing-mid-batch");
     const rest = batch.filter((item) => !fast.handled.has(item.id));
     let next = 0;
     const worker = async () => {
@@ -44,9 +49,12 @@ export async function runBillingPass(runtime: Runtime, opts: BillingPassOptions 
         try {
           const outcome = await processDueSubscription(runtime, { tenantId: item.tenantId, subscriptionId: item.id, now: item.now });
           summary[outcome]++;
+          billingDuties.inc({ outcome });
           if (outcome === "unknown" || outcome === "blocked" || outcome === "idle") skip.push(item.id);
+          runtime.faults?.("billing-mid-batch");
         } catch (err) {
           summary.errors++;
+          billingDuties.inc({ outcome: "errors" });
           skip.push(item.id);
           runtime.logger.error({ err, subscriptionId: item.id }, "billing duty failed");
         }

@@ -26,6 +26,7 @@ export async function settlePayment(runtime: Runtime, input: { tenantId: string;
     if (!payment || (payment.status !== "PROCESSING" && payment.status !== "UNKNOWN")) return "already_settled";
     return settleInTx(tx, payment, input.verdict, input.now);
   });
+  runtime.faults?.("after-commit");
   if (result === "surplus") await refundSurplusPayment(runtime, input);
   return result;
 }
@@ -40,7 +41,11 @@ async function settleInTx(
   const subscription = payment.subscriptionId
     ? await tx.subscription.findUnique({ where: { id: payment.subscriptionId }, include: { offer: { select: { interval: true } } } })
     : null;
-  if (verdict.outcome === "approved" && invoice && invoice.status !== "OPEN") {
+  // A plan change's proration heard only now (reconciliation after a crash or a lost answer): the
+  // change was never applied and will not be, so the charge is surplus like a voided invoice's.
+  const lateProration = invoice?.kind === "PRORATION";
+  if (verdict.outcome === "approved" && invoice && (invoice.status !== "OPEN" || lateProration)) {
+    if (invoice.status === "OPEN") await tx.invoice.update({ where: { id: invoice.id }, data: { status: "VOID" } });
     // Paid another way, or voided, meanwhile: the money is recorded, kept off the invoice, and refunded.
     await tx.payment.update({
       where: { id: payment.id },
@@ -60,8 +65,6 @@ async function settleInTx(
     if (payment.orderId) await applyOrderPaid(tx, { payment, now });
     if (!invoice || !subscription) return "paid";
     await tx.invoice.update({ where: { id: invoice.id }, data: { status: "PAID", paidAt: now } });
-    // A plan change's proration settled late (reconciliation): money only, the change was not applied.
-    if (invoice.kind === "PRORATION") return "paid";
     await applyInvoicePaid(tx, { subscription, interval: subscription.offer.interval ?? "MONTH", invoice, paymentId: payment.id, now });
     return "paid";
   }

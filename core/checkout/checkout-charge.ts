@@ -5,6 +5,7 @@ import { chargeCard, fetchChargeStatus, tokenizeCard, type GatewayCallContext } 
 import { fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
 import type { SavedCard } from "./create-checkout-records.ts";
+import { announceCharge, dropChargeIntent } from "./checkout-charge-intent.ts";
 
 /** A checkout Pix QR is payable for one day; unpaid, the pending subscription is canceled (an order stays pending). */
 export const CHECKOUT_PIX_TTL_MS = 86_400_000;
@@ -22,13 +23,16 @@ export async function tokenize(gw: GatewayCallContext, reference: string, input:
   return { token: result.token, brand: result.brand, last4: result.last4, expMonth: result.expMonth, expYear: result.expYear };
 }
 
-export async function chargeAtCheckout(gw: GatewayCallContext, card: SavedCard, amountCents: number, currency: string, reference: string, idempotencyKey: string) {
+/** The first charge, announced first (checkout-charge-intent.ts): `wallNow` dates the intent. */
+export async function chargeAtCheckout(gw: GatewayCallContext, card: SavedCard, amountCents: number, currency: string, reference: string, idempotencyKey: string, wallNow: Date) {
+  await announceCharge(gw.prisma, { tenantId: gw.account.tenantId, gatewayAccountId: gw.account.id, idempotencyKey, reference, amountCents, at: wallNow });
   let result = await chargeCard(gw, { token: card.token, amountCents, currency, idempotencyKey, reference });
   if (result.outcome === "unknown") {
     const status = await fetchChargeStatus(gw, reference, idempotencyKey);
     if (status?.outcome === "approved" || status?.outcome === "declined") result = { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode };
   }
   if (result.outcome === "approved") return result.chargeId;
+  if (result.outcome === "declined") await dropChargeIntent(gw.prisma, idempotencyKey);
   if (result.outcome === "unknown") throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
   throw fieldError("card_number", DECLINE_MESSAGES[result.detailCode] ?? "cartão recusado");
 }

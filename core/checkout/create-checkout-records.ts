@@ -1,5 +1,6 @@
 // The one transaction that gives birth to a subscription: customer (new or found), saved card, the
 // subscription, its first invoice and payment, the coupon redemption and the outbox events.
+import { settleChargeIntent } from "./checkout-charge-intent.ts";
 import type { Coupon, Customer, Prisma, SubscriptionStatus } from "../../generated/prisma/client.ts";
 import type { EventType } from "../events/event-types.ts";
 import type { Runtime } from "../runtime.ts";
@@ -40,6 +41,8 @@ export interface CheckoutRecords {
 
 export async function createCheckoutRecords(runtime: Runtime, r: CheckoutRecords): Promise<void> {
   await runtime.db.prisma.$transaction(async (tx) => {
+    // The card charge announced before the gateway call becomes this sale's (or is refused: being voided).
+    if (r.payment?.method === "CARD") await settleChargeIntent(tx, r.payment.idempotencyKey);
     const customerId = await upsertCheckoutCustomer(tx, { tenantId: r.tenantId, newCustomerId: r.ids.customerId, input: r.input, existing: r.existingCustomer });
     const paymentMethodId = r.card ? newId("paymentMethod") : null;
     if (r.card) {

@@ -5,6 +5,7 @@ import type { Runtime } from "../runtime.ts";
 import { invoiceAmount } from "../billing/invoice-amount.ts";
 import { periodEnd, trialEnd } from "../billing/periods.ts";
 import { createPixCharge, refundCharge, type GatewayCallContext } from "../gateways/gateway-calls.ts";
+import { dropChargeIntent, voidKey } from "./checkout-charge-intent.ts";
 import { CHECKOUT_PIX_TTL_MS, chargeAtCheckout, tokenize } from "./checkout-charge.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { tenantClock } from "../shared/clock.ts";
@@ -67,7 +68,8 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
   const end = periodEnd(now, interval, now.getUTCDate());
   const idempotencyKey = `${ids.invoiceId}:1`;
   if (card) {
-    const chargeId = await chargeAtCheckout(gw, card, amount.amountCents, offer.currency, ids.invoiceId, idempotencyKey);
+    const chargeId = await chargeAtCheckout(gw, card, amount.amountCents, offer.currency, ids.invoiceId, idempotencyKey, runtime.wallClock.now());
+    runtime.faults?.("after-gateway-charge");
     const records: CheckoutRecords = {
       ...base,
       card,
@@ -81,7 +83,8 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
       await createCheckoutRecords(runtime, records);
     } catch (err) {
       // The charge went through but nothing was recorded: give the money back rather than keep it unexplained.
-      await refundCharge(gw, ids.invoiceId, { chargeId, amountCents: amount.amountCents, idempotencyKey: `${idempotencyKey}:void` });
+      const voided = await refundCharge(gw, ids.invoiceId, { chargeId, amountCents: amount.amountCents, idempotencyKey: voidKey(idempotencyKey) });
+      if (voided) await dropChargeIntent(runtime.db.prisma, idempotencyKey); // else the reconcile job voids it
       throw err;
     }
     return { status: "active", subscriptionId: ids.subscriptionId, orderId: null, pix: null };

@@ -9,6 +9,7 @@ import { accountRef } from "../gateways/registry.ts";
 import { applyOrderPaid } from "../orders/apply-order-paid.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { newId } from "../shared/ids.ts";
+import { dropChargeIntent, settleChargeIntent, voidKey } from "./checkout-charge-intent.ts";
 import { CHECKOUT_PIX_TTL_MS, chargeAtCheckout, tokenize } from "./checkout-charge.ts";
 import { fieldError, findCheckoutCustomer } from "./checkout-guards.ts";
 import type { CheckoutInput, CheckoutResult } from "./checkout-input.ts";
@@ -41,12 +42,14 @@ export async function startOrderCheckout(runtime: Runtime, offer: CheckoutOffer,
 
   if (input.method === "card") {
     const card = await tokenize(gw, ids.orderId, input);
-    const chargeId = await chargeAtCheckout(gw, card, amountCents, offer.currency, ids.orderId, idempotencyKey);
+    const chargeId = await chargeAtCheckout(gw, card, amountCents, offer.currency, ids.orderId, idempotencyKey, runtime.wallClock.now());
+    runtime.faults?.("after-gateway-charge");
     try {
       await writeOrder({ ...records, paid: { chargeId, brand: card.brand, last4: card.last4 }, pix: null });
     } catch (err) {
       // The charge went through but nothing was recorded: give the money back rather than keep it unexplained.
-      await refundCharge(gw, ids.orderId, { chargeId, amountCents, idempotencyKey: `${idempotencyKey}:void` });
+      const voided = await refundCharge(gw, ids.orderId, { chargeId, amountCents, idempotencyKey: voidKey(idempotencyKey) });
+      if (voided) await dropChargeIntent(runtime.db.prisma, idempotencyKey); // else the reconcile job voids it
       throw err;
     }
     return { status: "paid", subscriptionId: target, orderId: ids.orderId, pix: null };
@@ -102,6 +105,7 @@ interface OrderRecords {
 async function writeOrder(r: OrderRecords): Promise<void> {
   const { offer, ids, now } = r;
   await r.runtime.db.prisma.$transaction(async (tx) => {
+    if (r.paid) await settleChargeIntent(tx, r.idempotencyKey);
     const customerId = await upsertCheckoutCustomer(tx, { tenantId: offer.tenantId, newCustomerId: ids.customerId, input: r.input, existing: r.existing });
     await tx.order.create({
       data: {

@@ -19,8 +19,8 @@ const MAX_KEY = 100;
 const MAX_PARAMS = 20;
 
 /** Parameter names that say "personal data", in English and Portuguese (accents folded). */
-const PERSONAL_WORDS = ["email", "telefone", "phone", "fone", "celular", "whatsapp", "cpf", "cnpj", "senha", "password", "endereco", "address", "nascimento", "birth", "cartao", "card", "sobrenome", "surname", "passport", "passaporte", "firstname", "lastname", "fullname", "nomecompleto", "useragent"];
-const PERSONAL_TOKENS = new Set(["mail", "tel", "cel", "wpp", "zap", "ddd", "doc", "documento", "document", "rg", "cep", "zip", "cvv", "cvc", "dob", "ip", "ua"]);
+const PERSONAL_WORDS = ["email", "telefone", "phone", "fone", "celular", "whatsapp", "cpf", "cnpj", "senha", "password", "endereco", "address", "nascimento", "birth", "cartao", "card", "sobrenome", "surname", "passport", "passaporte", "firstname", "lastname", "fullname", "nomecompleto", "useragent", "cvv", "cvc", "securitycode", "codigoseguranca", "codigodeseguranca", "ccnum", "ccnumber", "creditcard"];
+const PERSONAL_TOKENS = new Set(["mail", "tel", "cel", "wpp", "zap", "ddd", "doc", "documento", "document", "rg", "cep", "zip", "cvv", "cvc", "csc", "pan", "cc", "dob", "ip", "ua"]);
 const NAME_TOKENS = new Set(["name", "nome"]);
 /** "name" is personal alone or next to one of these (customer_name), not next to a campaign word (adset_name). */
 const PERSON_TOKENS = new Set(["first", "last", "full", "customer", "client", "cliente", "user", "usuario", "buyer", "payer", "comprador", "contact", "contato", "person", "pessoa", "primeiro", "ultimo"]);
@@ -45,8 +45,26 @@ function personalName(key: string): boolean {
   return t.some((x) => NAME_TOKENS.has(x)) && (t.length === 1 || t.some((x) => PERSON_TOKENS.has(x)));
 }
 
+/** A run of 13 to 19 digits (spaces or dashes between them allowed) that passes Luhn with a card's first digit (2-6). */
+export function holdsCardNumber(value: string): boolean {
+  for (const m of value.matchAll(/(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g)) {
+    const digits = m[0].replace(/\D/g, "");
+    if (!/^[2-6]/.test(digits)) continue;
+    let sum = 0;
+    for (let i = 0; i < digits.length; i++) {
+      let d = Number(digits[digits.length - 1 - i]);
+      if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+      sum += d;
+    }
+    if (sum % 10 === 0) return true;
+  }
+  return false;
+}
+
 function personalValue(value: string): boolean {
   if (EMAIL.test(value)) return true;
+  // Card data never rides along in attribution, whatever the parameter is called.
+  if (holdsCardNumber(value)) return true;
   const s = value.trim();
   if (!DIGITISH.test(s)) return false;
   const digits = s.replace(/\D/g, "").length;

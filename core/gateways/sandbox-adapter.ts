@@ -99,31 +99,55 @@ export class SandboxAdapter implements GatewayAdapter {
 
   async refund(account: GatewayAccountRef, req: RefundRequest, now: Date): Promise<RefundResult> {
     const replay = await this.find(account.tenantId, req.idempotencyKey);
-    if (replay) return { outcome: replay.status === "refunded" ? "refunded" : "declined", refundId: replay.id, detailCode: replay.detailCode };
-    const charge = await this.prisma.sandboxCharge.findFirst({ where: { id: req.chargeId, tenantId: account.tenantId } });
-    const behaviour = charge?.token ? behaviourOfToken(charge.token) : null;
-    let detailCode = "";
-    if (!charge || !["approved", "paid"].includes(charge.status) || charge.chargedBackAt) detailCode = "charge_not_refundable";
-    else if (behaviour === "refund_declined") detailCode = "refund_declined";
-    else if (charge.refundedCents > 0 && !account.capabilities.sumsPartialRefunds) detailCode = "partial_refunds_not_summed";
-    else if (req.amountCents < 1 || charge.refundedCents + req.amountCents > charge.amountCents) detailCode = "amount_exceeds_balance";
-    if (!detailCode) {
-      await this.prisma.sandboxCharge.update({ where: { id: charge!.id }, data: { refundedCents: { increment: req.amountCents } } });
+    if (replay) return this.replayRefund(replay);
+    let done: { row: SandboxCharge; behaviour: ReturnType<typeof behaviourOfToken> | null; replayed: boolean };
+    try {
+      // The refund row (one per key) and the charge's refunded balance move together, under the
+      // charge's row lock: concurrent calls with one key (the request and a reconcile sweep) or a crash
+      // between the two writes can never refund twice.
+      done = await this.prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT id FROM sandbox_charges WHERE id = ${req.chargeId} AND tenant_id = ${account.tenantId} FOR UPDATE`;
+        const again = await tx.sandboxCharge.findUnique({ where: { tenantId_idempotencyKey: { tenantId: account.tenantId, idempotencyKey: req.idempotencyKey } } });
+        if (again) return { row: again, behaviour: null, replayed: true };
+        const charge = await tx.sandboxCharge.findFirst({ where: { id: req.chargeId, tenantId: account.tenantId } });
+        const behaviour = charge?.token ? behaviourOfToken(charge.token) : null;
+        let detailCode = "";
+        if (!charge || !["approved", "paid"].includes(charge.status) || charge.chargedBackAt) detailCode = "charge_not_refundable";
+        else if (behaviour === "refund_declined") detailCode = "refund_declined";
+        else if (charge.refundedCents > 0 && !account.capabilities.sumsPartialRefunds) detailCode = "partial_refunds_not_summed";
+        else if (req.amountCents < 1 || charge.refundedCents + req.amountCents > charge.amountCents) detailCode = "amount_exceeds_balance";
+        if (!detailCode) await tx.sandboxCharge.update({ where: { id: charge!.id }, data: { refundedCents: { increment: req.amountCents } } });
+        const row = await tx.sandboxCharge.create({
+          data: {
+            id: newId("sandboxCharge"),
+            tenantId: account.tenantId,
+            gatewayAccountId: account.id,
+            kind: "refund",
+            idempotencyKey: req.idempotencyKey,
+            reference: req.chargeId,
+            amountCents: req.amountCents,
+            status: detailCode ? "declined" : "refunded",
+            detailCode,
+            createdAt: now,
+          },
+        });
+        return { row, behaviour, replayed: false };
+      });
+    } catch (err) {
+      // A concurrent call with the same key won the insert: hear its outcome.
+      // (PGlite does not surface P2002 from inside an interactive transaction, hence the message test.)
+      if ((err as { code?: string })?.code === "P2002" || /unique constraint/i.test(String((err as Error)?.message))) {
+        return this.replayRefund((await this.find(account.tenantId, req.idempotencyKey))!);
+      }
+      throw err;
     }
-    const row = await this.insert({
-      tenantId: account.tenantId,
-      gatewayAccountId: account.id,
-      kind: "refund",
-      idempotencyKey: req.idempotencyKey,
-      reference: req.chargeId,
-      amountCents: req.amountCents,
-      status: detailCode ? "declined" : "refunded",
-      detailCode,
-      createdAt: now,
-    });
     // The timeout card: the refund is real at the gateway, but this answer is lost (a replay hears it).
-    if (behaviour === "timeout") throw new GatewayUnavailable("timeout");
-    return { outcome: detailCode ? "declined" : "refunded", refundId: row.id, detailCode };
+    if (!done.replayed && done.behaviour === "timeout") throw new GatewayUnavailable("timeout");
+    return this.replayRefund(done.row);
+  }
+
+  private replayRefund(row: SandboxCharge): RefundResult {
+    return { outcome: row.status === "refunded" ? "refunded" : "declined", refundId: row.id, detailCode: row.detailCode };
   }
 
   async fetchStatus(account: GatewayAccountRef, idempotencyKey: string): Promise<StatusResult> {

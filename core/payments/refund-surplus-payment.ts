@@ -20,6 +20,7 @@ export async function refundSurplusPayment(runtime: Runtime, input: { tenantId: 
     decide: () => ({ reason: SURPLUS_REFUND_REASON, revoke: "none", completes: true }),
   });
   const result = await callGatewayRefund(runtime, reserved, input.now);
+  runtime.faults?.("after-gateway-refund");
   const state = await finishRefund(runtime, { tenantId: input.tenantId, refundId: reserved.refundId, result, now: input.now });
   if (state !== "succeeded") runtime.logger.error({ payment_id: input.paymentId, tenant_id: input.tenantId, state }, "surplus payment not refunded by the gateway yet");
 }

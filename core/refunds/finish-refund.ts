@@ -6,6 +6,8 @@ import type { PaymentItem } from "../../generated/prisma/client.ts";
 import type { RefundResult } from "../gateways/adapter.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Runtime } from "../runtime.ts";
+import type { Tx } from "../events/record-event.ts";
+import { lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { revokeAccess } from "./revoke-access.ts";
 import type { Revoke } from "./refund-rules.ts";
 
@@ -16,6 +18,11 @@ export async function finishRefund(runtime: Runtime, input: { tenantId: string; 
   if (!result) return "pending";
   return runtime.db.prisma.$transaction(async (tx): Promise<RefundState> => {
     const head = await tx.refund.findFirstOrThrow({ where: { id: input.refundId, tenantId }, select: { paymentId: true } });
+    // The subscription first (the order every subscription action locks in): payment.refunded carries
+    // its payload, which must not be read while another action is changing it, and a revoking refund
+    // cancels it. Then the payment.
+    const subscriptionId = await subscriptionOf(tx, tenantId, head.paymentId);
+    if (subscriptionId) await lockSubscription(tx, tenantId, subscriptionId);
     await tx.$queryRaw`SELECT id FROM payments WHERE id = ${head.paymentId} AND tenant_id = ${tenantId} FOR UPDATE`;
     const refund = await tx.refund.findFirstOrThrow({ where: { id: input.refundId, tenantId } });
     // Finished by someone else (the request and the reconcile job may race): nothing more to do.
@@ -44,6 +51,15 @@ export async function finishRefund(runtime: Runtime, input: { tenantId: string; 
     if (announce) await announce();
     return "succeeded";
   });
+}
+
+/** The subscription a payment's refund touches: its own, or the one an early-renewal order extended. */
+async function subscriptionOf(tx: Tx, tenantId: string, paymentId: string): Promise<string | null> {
+  const payment = await tx.payment.findFirstOrThrow({ where: { id: paymentId, tenantId }, select: { subscriptionId: true, orderId: true } });
+  if (payment.subscriptionId) return payment.subscriptionId;
+  if (!payment.orderId) return null;
+  const order = await tx.order.findFirst({ where: { id: payment.orderId, tenantId }, select: { targetSubscriptionId: true } });
+  return order?.targetSubscriptionId ?? null;
 }
 
 /** Spreads a refunded amount over the payment's items in their order; each item up to its amount. */

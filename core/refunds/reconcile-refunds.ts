@@ -6,7 +6,6 @@ import type { Runtime } from "../runtime.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { finishRefund, type RefundState } from "./finish-refund.ts";
 import { callGatewayRefund } from "./gateway-refund.ts";
-import { REFUND_LEASE_MS } from "./reserve-refund.ts";
 
 interface Claimed {
   id: string;
@@ -23,7 +22,7 @@ interface Claimed {
 export async function reconcilePendingRefunds(runtime: Runtime, opts: { tenantId?: string; ignoreLease?: boolean; limit?: number } = {}) {
   const prisma = runtime.db.prisma;
   const wall = runtime.wallClock.now();
-  const until = new Date(wall.getTime() + REFUND_LEASE_MS);
+  const until = new Date(wall.getTime() + runtime.leases.refundMs);
   const claimed = await prisma.$queryRaw<Claimed[]>`
     UPDATE refunds SET lease_until = ${until}
     WHERE id IN (
@@ -39,7 +38,9 @@ export async function reconcilePendingRefunds(runtime: Runtime, opts: { tenantId
     const tenant = await prisma.tenant.findUniqueOrThrow({ where: { id: r.tenant_id }, select: { mode: true, clockAt: true } });
     const now = tenantClock(tenant, runtime.wallClock).now();
     const reserved = { refundId: r.id, tenantId: r.tenant_id, paymentId: r.payment_id, amountCents: r.amount_cents, idempotencyKey: r.idempotency_key };
-    const state = await finishRefund(runtime, { tenantId: r.tenant_id, refundId: r.id, result: await callGatewayRefund(runtime, reserved, now), now });
+    const result = await callGatewayRefund(runtime, reserved, now);
+    runtime.faults?.("after-gateway-refund");
+    const state = await finishRefund(runtime, { tenantId: r.tenant_id, refundId: r.id, result, now });
     results[state] = (results[state] ?? 0) + 1;
   }
   return results;

@@ -37,8 +37,11 @@ export async function refundPayment(runtime: Runtime, input: RefundPaymentInput)
     ...input,
     decide: (payment, gateway) => (decision = decideRefund(payment, { amountCents: input.amountCents, reason: input.reason, revoke: input.revoke }, gateway)),
   });
+  runtime.faults?.("after-commit");
   const result = await callGatewayRefund(runtime, reserved, input.now);
+  runtime.faults?.("after-gateway-refund");
   const state = await finishRefund(runtime, { tenantId: input.tenantId, refundId: reserved.refundId, result, now: input.now });
+  runtime.faults?.("after-commit");
   if (state === "failed") throw refundRefused(`o gateway recusou o reembolso${result?.detailCode ? ` (${result.detailCode})` : ""}`);
   if (state === "pending") {
     return { level: "warning", message: "reembolso enviado ao gateway, sem confirmação ainda: refund_in_flight fica true até a confirmação" };

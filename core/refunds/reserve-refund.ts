@@ -9,9 +9,6 @@ import { AppError, notFound, refundRefused } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import type { RefundDecision } from "./refund-rules.ts";
 
-/** How long the request that reserved a refund drives it; past this, the reconcile job takes over. */
-export const REFUND_LEASE_MS = 60_000;
-
 export interface ReservedRefund {
   refundId: string;
   tenantId: string;
@@ -59,7 +56,8 @@ export async function reserveRefund(runtime: Runtime, input: ReserveInput): Prom
           status: "PENDING",
           sequence,
           idempotencyKey: `${payment.id}:refund:${sequence}`,
-          leaseUntil: new Date(runtime.wallClock.now().getTime() + REFUND_LEASE_MS),
+          // How long the request drives it (runtime.leases.refundMs); past this, the reconcile job takes over.
+          leaseUntil: new Date(runtime.wallClock.now().getTime() + runtime.leases.refundMs),
           createdAt: input.now,
         },
       });

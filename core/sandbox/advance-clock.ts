@@ -8,6 +8,7 @@ import { AppError, notFound } from "../shared/errors.ts";
 import { deliverDueNow, nextDeliveryDueAfter } from "../webhooks/deliver-due-now.ts";
 import { reconcilePendingRefunds } from "../refunds/reconcile-refunds.ts";
 import { runDueSandboxChargebacks } from "./simulate-chargeback.ts";
+import { voidOrphanCheckoutCharges } from "../checkout/void-orphan-charges.ts";
 
 export interface AdvanceClockSummary extends BillingPassSummary {
   from: Date;
@@ -57,6 +58,7 @@ async function runDuties(runtime: Runtime, tenantId: string, now: Date, summary:
   // Refunds first: one that revokes access ends the subscription before a renewal could charge it.
   const refunds = await reconcilePendingRefunds(runtime, { tenantId, ignoreLease: true });
   summary.refunds_settled += (refunds.succeeded ?? 0) + (refunds.failed ?? 0);
+  await voidOrphanCheckoutCharges(runtime, { tenantId });
   const pass = await runBillingPass(runtime, { tenantId });
   for (const [k, v] of Object.entries(pass)) summary[k as keyof BillingPassSummary] += v;
   summary.chargebacks += await runDueSandboxChargebacks(runtime, { tenantId, now });

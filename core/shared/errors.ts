@@ -56,6 +56,12 @@ export const ERROR_CATALOG = {
   field_not_editable: { status: 400, error: "este campo não pode ser alterado", code: "field_not_editable" },
   /** Hosted checkout and /pay: a refused form field. The body is {error, field} (no code: the contract's shape). */
   invalid_field: { status: 422, error: "invalid field" },
+  /** Hosted checkout and /pay: a browser POST from another site (Sec-Fetch-Site / Origin), i.e. a forged form. */
+  cross_site_request: {
+    status: 403,
+    error: "este formulário só pode ser enviado pela própria página de pagamento",
+    code: "cross_site_request",
+  },
   /** Subscription lifecycle (cancel, cancel/undo, reschedule). */
   reason_too_long: { status: 400, error: "reason must be at most 300 characters", code: "reason_too_long" },
   pix_payable: { status: 422, error: "a payable Pix QR is open; cancel after it is paid or expires", code: "pix_payable" },
@@ -80,6 +86,8 @@ export const ERROR_CATALOG = {
   },
   /** GET /v1/orders/{id}/payment-link on an order with no pending Pix. */
   no_pending_order_pix: { status: 409, error: "pedido sem Pix pendente para reabrir", code: "conflict" },
+  /** Saturation (no database connection freed up in time): nothing was written; retry after Retry-After. */
+  overloaded: { status: 503, error: "service temporarily overloaded; retry shortly", code: "unavailable" },
   internal: { status: 500, error: "internal error", code: "internal" },
 } as const satisfies Record<string, CatalogEntry>;
 
@@ -119,4 +127,15 @@ export function isAppError(e: unknown): e is AppError {
 /** The single 404 for a record of another tenant, an unknown id or a malformed id: byte-identical on purpose. */
 export function notFound(resource: string): AppError {
   return new AppError("not_found", { error: `${resource} not found` });
+}
+
+/**
+ * Infrastructure failures that are not bugs: Prisma's P2028 "unable to start a transaction in the
+ * given time" means every connection stayed busy past maxWait, so the request did nothing. It is a
+ * 503 with Retry-After, never a 500.
+ */
+export function infrastructureError(err: unknown): AppError | null {
+  const e = err as { code?: unknown; name?: unknown } | null;
+  if (e && e.code === "P2028") return new AppError("overloaded");
+  return null;
 }

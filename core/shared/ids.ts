@@ -36,6 +36,7 @@ export const ID_PREFIX = {
   email: "eml",
   audit: "aud",
   idempotency: "idk",
+  checkoutIntent: "chi",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

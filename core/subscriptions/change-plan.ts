@@ -8,7 +8,7 @@ import { isId } from "../shared/ids.ts";
 import type { Tx } from "../events/record-event.ts";
 import type { Interval } from "../billing/periods.ts";
 import { applyOfferChange } from "./apply-offer-change.ts";
-import { chargePlanChange, reserveProration } from "./charge-plan-change.ts";
+import { assertNoProrationInFlight, chargePlanChange, reserveProration } from "./charge-plan-change.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
 import { issueMigrationLink } from "./gateway-migration.ts";
 import { decidePlanChange, minimumChargeOf, type PlanChangeDecision } from "./plan-change-decision.ts";
@@ -41,6 +41,7 @@ export async function changePlan(runtime: Runtime, input: ChangePlanInput) {
       include: { offer: { include: { gatewayAccount: true } }, paymentMethod: true },
     });
     if (sub.status !== "ACTIVE" && sub.status !== "TRIALING") throw invalid(`a ${sub.status.toLowerCase()} subscription cannot change plan`);
+    await assertNoProrationInFlight(tx, sub);
     if (target.kind !== "RECURRING" || !target.interval) throw invalid("the offer is not a recurring offer");
     if (!target.active) throw invalid("the offer is not active");
     if (target.id === sub.offerId) throw invalid("the subscription is already on this offer");

@@ -1,7 +1,8 @@
 // The charged half of an immediate plan change. Under the subscription lock a PRORATION invoice and
 // its payment attempt are reserved (an open one refuses a second change: one charge at most); the card
 // is charged outside any transaction with the key `<invoice id>:1`; a second locked transaction
-// settles the verdict and applies the change only when approved and nothing moved meanwhile.
+// settles the verdict and applies the change only when approved and nothing moved meanwhile (else the
+// money goes back at once, as a surplus payment).
 import { Prisma, type GatewayAccount, type PaymentMethod, type Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import type { Tx } from "../events/record-event.ts";
@@ -9,6 +10,7 @@ import { chargeCard, fetchChargeStatus } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
+import { refundSurplusPayment, SURPLUS_REFUND_REASON } from "../payments/refund-surplus-payment.ts";
 import { lockSubscription } from "./emit-subscription-events.ts";
 
 export interface ProrationReservation {
@@ -27,13 +29,18 @@ export interface ProrationReservation {
 
 const inProgress = () => new AppError("conflict", { error: "another plan change of this subscription is in progress" });
 
+/** While a proration is being charged no other plan change is decided (it would be overwritten or drop the one in flight). */
+export async function assertNoProrationInFlight(tx: Tx, sub: { tenantId: string; id: string }): Promise<void> {
+  const open = await tx.invoice.findFirst({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, kind: "PRORATION", status: "OPEN" }, select: { id: true } });
+  if (open) throw inProgress();
+}
+
 export async function reserveProration(
   tx: Tx,
   input: { subscription: Subscription; account: GatewayAccount; card: PaymentMethod; amountCents: number; periodEnd: Date; now: Date },
 ): Promise<ProrationReservation> {
   const { subscription: sub, account, card, amountCents, now } = input;
-  const open = await tx.invoice.findFirst({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, kind: "PRORATION", status: "OPEN" }, select: { id: true } });
-  if (open) throw inProgress();
+  await assertNoProrationInFlight(tx, sub);
   // (subscription, period start, kind) is unique: a retry at the same instant (a frozen sandbox clock)
   // after a declined or settled proration starts its invoice one millisecond later.
   const latest = await tx.invoice.findFirst({
@@ -115,6 +122,7 @@ export async function chargePlanChange(
   const { tenantId, reservation: r, now } = input;
   const gw = { prisma, adapter: runtime.gateways.adapter(r.account.provider), account: accountRef(r.account), subscriptionId: input.subscriptionId, paymentId: r.paymentId, now };
   let verdict = await chargeCard(gw, { token: r.token, amountCents: r.amountCents, currency: r.currency, idempotencyKey: r.idempotencyKey, reference: r.invoiceId });
+  runtime.faults?.("after-gateway-charge");
   if (verdict.outcome === "unknown") {
     // One immediate look at the gateway's record before giving up (a timeout may still have charged).
     const status = await fetchChargeStatus(gw, r.invoiceId, r.idempotencyKey);
@@ -136,20 +144,30 @@ export async function chargePlanChange(
       await tx.invoice.update({ where: { id: r.invoiceId }, data: { status: "VOID" } });
       return { declined: verdict.detailCode || "declined" };
     }
+    const sub = await tx.subscription.findFirstOrThrow({ where: { id: input.subscriptionId, tenantId } });
+    await tx.paymentItem.create({ data: { id: newId("paymentItem"), tenantId, paymentId: r.paymentId, kind: "proration", amountCents: r.amountCents } });
+    if (sub.offerId !== r.offerId || sub.status !== r.status) {
+      // A cancel (or a refund that revoked the subscription) slipped in between the reservation and the
+      // verdict: the change is not applied, so the money is a surplus, recorded off the invoice and
+      // refunded in full right after this commit; the proration invoice is void.
+      await tx.payment.update({
+        where: { id: r.paymentId },
+        data: { status: "PAID", paidAt: now, gatewayChargeId: verdict.chargeId, failureCode: "", refundInFlight: true, refundReason: SURPLUS_REFUND_REASON },
+      });
+      await tx.invoice.update({ where: { id: r.invoiceId }, data: { status: "VOID" } });
+      return "moved" as const;
+    }
     await tx.payment.update({
       where: { id: r.paymentId },
       data: { status: "PAID", paidAt: now, gatewayChargeId: verdict.chargeId, paidInvoiceId: r.invoiceId, failureCode: "" },
     });
-    await tx.paymentItem.create({ data: { id: newId("paymentItem"), tenantId, paymentId: r.paymentId, kind: "proration", amountCents: r.amountCents } });
     await tx.invoice.update({ where: { id: r.invoiceId }, data: { status: "PAID", paidAt: now } });
-    const sub = await tx.subscription.findFirstOrThrow({ where: { id: input.subscriptionId, tenantId } });
-    // A cancel (or another action) slipped in between the reservation and the verdict: the money is
-    // recorded as a paid proration and the change is not applied.
-    if (sub.offerId !== r.offerId || sub.status !== r.status) return "moved" as const;
     await input.apply(tx, sub, r.paymentId);
     return "applied" as const;
   });
+  runtime.faults?.("after-commit");
   if (outcome === "applied") return;
+  if (outcome === "moved") await refundSurplusPayment(runtime, { tenantId, paymentId: r.paymentId, now });
   if (outcome === "unknown") throw new AppError("conflict", { error: "the gateway did not confirm the proration charge; the plan was not changed" });
   if (outcome === "moved" || outcome === "settled_elsewhere") throw new AppError("conflict", { error: "the subscription changed while the proration was being charged; the plan was not changed" });
   throw input.declined(outcome.declined);

@@ -48,6 +48,9 @@ export async function rescheduleSubscription(runtime: Runtime, input: Reschedule
     // An open invoice means a charge is being collected (card attempt or Pix QR) in this cycle.
     const open = await tx.invoice.findFirst({ where: { tenantId, subscriptionId, status: "OPEN" }, select: { id: true } });
     if (open) throw new AppError("fatura_em_voo");
+    // The billing run's lease (run or charge-now) means the due cycle is being charged right now, its
+    // invoice perhaps not written yet: moving the period under it would be overwritten by the renewal.
+    if (sub.billingLeaseUntil && sub.billingLeaseUntil.getTime() > runtime.wallClock.now().getTime()) throw new AppError("fatura_em_voo");
     const trialing = sub.status === "TRIALING";
     const oldEnd = trialing ? sub.trialEndsAt : sub.currentPeriodEnd;
     await tx.subscription.update({

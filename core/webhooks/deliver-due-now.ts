@@ -4,7 +4,7 @@
 import type { Runtime } from "../runtime.ts";
 import { attemptDelivery } from "./attempt-delivery.ts";
 import { claimDueDeliveries } from "./claim-deliveries.ts";
-import { DEFAULT_DISPATCHER_OPTIONS, storeOutcomes } from "./dispatcher.ts";
+import { storeOutcomes } from "./dispatcher.ts";
 
 const WAIT_FOR_HELD_MS = 15_000;
 
@@ -18,12 +18,19 @@ export async function deliverDueNow(runtime: Runtime, tenantId: string): Promise
     const claimed = await claimDueDeliveries(prisma, {
       limit: 50,
       now: runtime.wallClock.now(),
-      leaseMs: DEFAULT_DISPATCHER_OPTIONS.leaseMs,
+      leaseMs: runtime.leases.webhookMs,
       perEndpoint: 50,
       tenantId,
     });
     if (claimed.length > 0) {
-      await storeOutcomes(runtime, await Promise.all(claimed.map((d) => attemptDelivery(d, runtime.wallClock))));
+      const outcomes = await Promise.all(
+        claimed.map(async (d) => {
+          const outcome = await attemptDelivery(d, runtime.wallClock);
+          runtime.faults?.("after-webhook-post");
+          return outcome;
+        }),
+      );
+      await storeOutcomes(runtime, outcomes);
       attempts += claimed.length;
       continue;
     }

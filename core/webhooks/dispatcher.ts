@@ -4,7 +4,11 @@
 // minute): stalled receivers hold a few slots and never the others' deliveries.
 // Outcomes are written in batches. Crash safety comes from the leases: nothing is marked done before
 // the receiver answered, and an abandoned lease makes the delivery due again.
+// An attempt holds its slot until its outcome is stored: when the database writes fall behind, the
+// dispatcher claims less instead of sending on while outcomes queue up past their leases (which
+// made another instance send the same attempt again: bench/multi-instance.ts, 3 instances, 20k).
 import type { Runtime } from "../runtime.ts";
+import { DEFAULT_LEASES } from "../shared/leases.ts";
 import { attemptDelivery, WEBHOOK_TIMEOUT_MS } from "./attempt-delivery.ts";
 import { claimDueDeliveries, type ClaimedDelivery } from "./claim-deliveries.ts";
 import { webhookAttempts, webhookExhausted, webhookFirstAttemptLag } from "./metrics.ts";
@@ -28,7 +32,7 @@ export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
   perEndpoint: 16,
   slowEndpoint: 2,
   slowForMs: 60_000,
-  leaseMs: Number(process.env.WEBHOOK_LEASE_MS ?? 30_000),
+  leaseMs: DEFAULT_LEASES.webhookMs,
   timeoutMs: WEBHOOK_TIMEOUT_MS,
   flushMs: 5,
 };
@@ -41,9 +45,10 @@ export class WebhookDispatcher {
   private pumping = false;
   private wanted = false;
   private backlog = false;
-  private pending: AttemptOutcome[] = [];
+  private pending: { outcome: AttemptOutcome; stored: () => void }[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
+  /** The store in progress; outcomes that arrive meanwhile go together into the next one. */
+  private flushing: Promise<void> | null = null;
   private stopped = false;
   private readonly opts: DispatcherOptions;
 
@@ -51,7 +56,7 @@ export class WebhookDispatcher {
     private readonly runtime: Runtime,
     opts: Partial<DispatcherOptions> = {},
   ) {
-    this.opts = { ...DEFAULT_DISPATCHER_OPTIONS, ...opts };
+    this.opts = { ...DEFAULT_DISPATCHER_OPTIONS, leaseMs: runtime.leases.webhookMs, ...opts };
   }
 
   async start(): Promise<void> {
@@ -115,9 +120,10 @@ export class WebhookDispatcher {
     if (d.attempt_count === 0) webhookFirstAttemptLag.observe(Math.max(0, this.runtime.wallClock.now().getTime() - d.event_recorded_at.getTime()) / 1000);
     void attemptDelivery(d, this.runtime.wallClock, this.opts.timeoutMs)
       .then((outcome) => {
+        this.runtime.faults?.("after-webhook-post");
         if (outcome.timedOut) this.slowUntil.set(ep, this.runtime.wallClock.now().getTime() + this.opts.slowForMs);
         else if (outcome.statusCode !== null) this.slowUntil.delete(ep);
-        this.queue(outcome);
+        return this.queue(outcome);
       })
       .catch((err) => this.runtime.logger.error({ err, delivery_id: d.id }, "webhook attempt crashed"))
       .finally(() => {
@@ -129,18 +135,33 @@ export class WebhookDispatcher {
       });
   }
 
-  private queue(outcome: AttemptOutcome): void {
-    this.pending.push(outcome);
-    this.flushTimer ??= setTimeout(() => void this.flush(), this.opts.flushMs);
+  /** Resolves once the outcome is stored (or its store failed and the lease will bring it back). */
+  private queue(outcome: AttemptOutcome): Promise<void> {
+    return new Promise((stored) => {
+      this.pending.push({ outcome, stored });
+      if (!this.flushing) this.flushTimer ??= setTimeout(() => void this.flush(), this.opts.flushMs);
+    });
   }
 
-  /** Writes the outcomes gathered so far. Resolves when they (and any earlier batch) are stored. */
+  /** Writes the outcomes gathered so far, one store at a time (group commit). Resolves when all are stored. */
   flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
-    const batch = this.pending;
-    this.pending = [];
-    this.flushing = this.flushing.then(() => storeOutcomes(this.runtime, batch));
+    this.flushing ??= (async () => {
+      while (this.pending.length > 0) {
+        const batch = this.pending;
+        this.pending = [];
+        try {
+          await storeOutcomes(this.runtime, batch.map((p) => p.outcome));
+        } finally {
+          for (const p of batch) p.stored();
+        }
+      }
+    })().finally(() => {
+      this.flushing = null;
+      // An outcome queued between the loop's last check and here would otherwise wait for the next one.
+      if (this.pending.length > 0) this.flushTimer ??= setTimeout(() => void this.flush(), this.opts.flushMs);
+    });
     return this.flushing;
   }
 

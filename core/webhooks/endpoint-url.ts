@@ -1,15 +1,91 @@
-// Webhook endpoint URL rules: http(s) only, no credentials, and for LIVE tenants no private or
-// loopback literal targets (SSRF guard). SANDBOX tenants may use loopback for testing.
+// Webhook endpoint URL rules: http(s) only, no credentials, and for LIVE tenants no target inside our
+// network (SSRF guard). SANDBOX tenants may use loopback for testing. The URL parser has already turned
+// decimal, hex and octal IPv4 spellings ("2130706433", "0x7f.1", "0177.0.0.1") into dotted quads.
+// A name is checked again after DNS, at creation and on every connection (post-webhook.ts).
+import dns from "node:dns";
 import net from "node:net";
 import { AppError } from "../shared/errors.ts";
 
-const PRIVATE_V4 = [/^10\./, /^127\./, /^169\.254\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^0\./, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./];
+/** IPv4 ranges that are not the public internet (RFC 6890 special-purpose registry and friends). */
+const PRIVATE_V4: [string, number][] = [
+  ["0.0.0.0", 8], // "this network"
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10], // carrier-grade NAT
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16], // link-local, cloud metadata (169.254.169.254)
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24], // 6to4 relay anycast
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4], // reserved, broadcast
+];
 
+/** IPv6 ranges refused outright; mapped, NAT64 and 6to4 forms are judged by the IPv4 address they carry. */
+const PRIVATE_V6: [string, number][] = [
+  ["::", 96], // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
+  ["100::", 64], // discard
+  ["2001::", 23], // IETF protocol assignments: Teredo, ORCHID, benchmarking
+  ["2001:db8::", 32], // documentation
+  ["fc00::", 7], // unique local
+  ["fe80::", 10], // link-local
+  ["fec0::", 10], // site-local (deprecated)
+  ["ff00::", 8], // multicast
+];
+
+const blocked = new net.BlockList();
+for (const [a, p] of PRIVATE_V4) blocked.addSubnet(a, p, "ipv4");
+for (const [a, p] of PRIVATE_V6) blocked.addSubnet(a, p, "ipv6");
+
+/** The 16 bytes of an IPv6 address (embedded dotted quad allowed); null when not IPv6. */
+function v6Bytes(address: string): number[] | null {
+  if (!net.isIPv6(address)) return null;
+  let text = address.toLowerCase().replace(/%.*$/, "");
+  const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad[1]!.split(".").map(Number) as [number, number, number, number];
+    text = `${text.slice(0, -quad[1]!.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes("::") ? (text.split("::") as [string, string]) : [text, null];
+  const h = head ? head.split(":") : [];
+  const t = tail === null ? [] : tail ? tail.split(":") : [];
+  const groups = tail === null ? h : [...h, ...Array(8 - h.length - t.length).fill("0"), ...t];
+  return groups.flatMap((g) => {
+    const n = parseInt(g, 16);
+    return [n >> 8, n & 255];
+  });
+}
+
+/** The IPv4 address an IPv6 one carries: mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002:AABB:CCDD::. */
+function embeddedV4(bytes: number[]): string | null {
+  const zero = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
+  if (zero(0, 10) && bytes[10] === 255 && bytes[11] === 255) return bytes.slice(12).join(".");
+  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zero(4, 12)) return bytes.slice(12).join(".");
+  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && bytes[4] === 0 && bytes[5] === 1) return "0.0.0.0"; // 64:ff9b:1::/48, local NAT64
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6).join(".");
+  return null;
+}
+
+/** An IP address literal (v4 or v6) outside the public internet. */
+export function isPrivateAddress(address: string): boolean {
+  const a = address.replace(/^\[|\]$/g, "");
+  if (net.isIPv4(a)) return blocked.check(a, "ipv4");
+  const bytes = v6Bytes(a);
+  if (!bytes) return false;
+  const v4 = embeddedV4(bytes);
+  if (v4) return blocked.check(v4, "ipv4");
+  return blocked.check(a.replace(/%.*$/, ""), "ipv6");
+}
+
+/** A URL host (name or literal) that is private by itself, before any DNS. */
 export function isPrivateHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".internal") || h.endsWith(".local")) return true;
-  if (net.isIPv4(h)) return PRIVATE_V4.some((r) => r.test(h));
-  if (net.isIPv6(h)) return h === "::1" || h === "::" || h.startsWith("fc") || h.startsWith("fd") || h.startsWith("fe80") || h.startsWith("::ffff:");
+  const h = host.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".internal") || h.endsWith(".local") || h.endsWith(".home.arpa")) return true;
+  if (net.isIP(h)) return isPrivateAddress(h);
   return false;
 }
 
@@ -26,4 +102,17 @@ export function validateEndpointUrl(raw: string, mode: "LIVE" | "SANDBOX"): stri
     throw new AppError("invalid_argument", { error: "url must not target a private or loopback address" });
   }
   return url.toString();
+}
+
+/**
+ * LIVE tenants: a name that resolves (now) to any private address is refused at creation. A name that
+ * does not resolve yet is accepted: every delivery checks the addresses again before connecting.
+ */
+export async function assertResolvesPublic(url: string): Promise<void> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  if (net.isIP(host)) return; // literals were judged by validateEndpointUrl
+  const addresses = await dns.promises.lookup(host, { all: true, verbatim: true }).catch(() => []);
+  if (addresses.some((a) => isPrivateAddress(a.address))) {
+    throw new AppError("invalid_argument", { error: "url must not target a private or loopback address" });
+  }
 }

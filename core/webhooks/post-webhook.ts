@@ -1,11 +1,13 @@
 // One HTTP POST to a receiver. The status line decides (2xx = delivered); the body is drained and
 // dropped, cut off past 1 MiB or at the timeout. The timeout covers the whole exchange. For LIVE
-// tenants the connection refuses private and loopback addresses after DNS (rebinding-safe SSRF guard).
+// tenants the connection refuses private and loopback addresses after DNS (rebinding-safe SSRF guard),
+// on sockets of their own: a kept-alive socket a SANDBOX delivery opened to an inside address is never
+// reused for a LIVE one. Redirects are not followed (a 3xx is a failed attempt).
 import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { isPrivateHost } from "./endpoint-url.ts";
+import { isPrivateAddress, isPrivateHost } from "./endpoint-url.ts";
 
 export interface PostResult {
   statusCode: number | null;
@@ -18,17 +20,18 @@ export interface PostResult {
 }
 
 const MAX_RESPONSE_BYTES = 1 << 20;
-const agents = {
-  // Per origin; the dispatcher's caps bound what is really in flight (several endpoints may share one origin).
+// Per origin; the dispatcher's caps bound what is really in flight (several endpoints may share one origin).
+const agentPair = () => ({
   "http:": new http.Agent({ keepAlive: true, maxSockets: 64 }),
   "https:": new https.Agent({ keepAlive: true, maxSockets: 64 }),
-};
+});
+const agents = { any: agentPair(), publicOnly: agentPair() };
 
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, "", 0);
     const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => isPrivateHost(a.address));
+    const bad = list.find((a) => isPrivateAddress(a.address));
     if (bad || list.length === 0) return callback(new Error(`refused: ${hostname} resolves to a private address`), "", 0);
     if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
     callback(null, list[0]!.address, list[0]!.family);
@@ -64,7 +67,7 @@ export function postWebhook(
     const lib = url.protocol === "https:" ? https : http;
     const req = lib.request(url, {
       method: "POST",
-      agent: agents[url.protocol as "http:" | "https:"],
+      agent: agents[opts.publicOnly ? "publicOnly" : "any"][url.protocol as "http:" | "https:"],
       headers: { ...headers, "content-length": Buffer.byteLength(body) },
       ...(opts.publicOnly ? { lookup: publicOnlyLookup } : {}),
     });

@@ -16,7 +16,8 @@ import { toHttp } from "../error-map.ts";
 import { bodyParsing } from "../middleware/body.ts";
 import { renderCheckoutPage } from "./checkout-page.ts";
 import { logSafely } from "./log-safely.ts";
-import { sendHostedPage } from "./send-page.ts";
+import { sameOriginPost } from "./same-origin-post.ts";
+import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
 import { renderMessagePage } from "./layout.ts";
 import { renderResultPage } from "./result-page.ts";
 
@@ -63,7 +64,8 @@ function resultBody(result: CheckoutResult) {
   return { status: result.status, subscription_id: result.subscriptionId, order_id: result.orderId, pix, error: null };
 }
 
-function messageFor(status: number, error: string): [string, string] {
+function messageFor(status: number, code: string, error: string): [string, string] {
+  if (code === "cross_site_request") return ["Envio bloqueado", "Por segurança, este formulário só pode ser enviado pela própria página de assinatura. Abra o link de novo e envie por ela."];
   if (status === 404) return ["Oferta não encontrada", "Este link de assinatura não existe ou não está mais disponível."];
   if (status >= 500) return ["Algo deu errado", "Não conseguimos concluir agora. Tente novamente em instantes."];
   if (status === 400 || status === 413 || status === 415) return ["Formulário inválido", "Não conseguimos ler o formulário. Volte e envie de novo."];
@@ -73,6 +75,7 @@ function messageFor(status: number, error: string): [string, string] {
 export function checkoutRouter(runtime: Runtime): Router {
   const r = Router();
   const prisma = runtime.db.prisma;
+  r.use("/checkout", hostedPageHeaders(runtime));
 
   r.get("/checkout/:offerId", async (req, res) => {
     const offer = await getCheckoutOffer(prisma, req.params.offerId);
@@ -86,7 +89,7 @@ export function checkoutRouter(runtime: Runtime): Router {
     sendHostedPage(res, runtime, 200, renderCheckoutPage({ offer, values: textValues(query, PREFILL), tracking, error: null }));
   });
 
-  r.post("/checkout/:offerId", ...bodyParsing(), async (req, res) => {
+  r.post("/checkout/:offerId", sameOriginPost(runtime.config.publicUrl), ...bodyParsing(), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const offer = await getCheckoutOffer(prisma, String(req.params.offerId ?? ""));
     const now = clockOf(runtime, offer).now();
@@ -116,7 +119,7 @@ export function checkoutRouter(runtime: Runtime): Router {
   r.get("/pix/:paymentId/qr.png", async (req, res) => {
     const copyPaste = await getPixCopyPaste(prisma, req.params.paymentId);
     const png = await QRCode.toBuffer(copyPaste, { type: "png", errorCorrectionLevel: "M", margin: 2, width: 320 });
-    res.status(200).set({ "Content-Type": "image/png", "Cache-Control": "private, max-age=300" }).send(png);
+    res.status(200).set({ "Content-Type": "image/png", "Cache-Control": "private, max-age=300", "X-Content-Type-Options": "nosniff" }).send(png);
   });
 
   // Checkout failures answer as the caller asked (page or JSON) and are logged without card data.
@@ -125,8 +128,9 @@ export function checkoutRouter(runtime: Runtime): Router {
     const { status, body } = toHttp(err);
     if (status >= 500) logSafely(req, runtime, err, "hosted checkout failed");
     if (res.headersSent) return;
+    if (status === 503) res.set("Retry-After", "1");
     if (wantsJson(req)) return void res.status(status).set("Cache-Control", "no-store").json(body);
-    const [heading, message] = messageFor(status, String(body.error ?? ""));
+    const [heading, message] = messageFor(status, String(body.code ?? ""), String(body.error ?? ""));
     sendHostedPage(res, runtime, status, renderMessagePage(heading, message));
   };
   r.use(hostedErrors);

@@ -10,7 +10,8 @@ import { bodyParsing } from "../middleware/body.ts";
 import { renderMessagePage } from "./layout.ts";
 import { renderPayPage, renderPayResultPage } from "./pay-page.ts";
 import { logSafely } from "./log-safely.ts";
-import { sendHostedPage } from "./send-page.ts";
+import { sameOriginPost } from "./same-origin-post.ts";
+import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
 
 /** Submitted fields written back into a refused form; card_number and card_cvc are not among them. */
 const KEPT = ["method", "card_holder", "card_exp_month", "card_exp_year"];
@@ -42,6 +43,7 @@ function outcomeBody(o: PayOutcome) {
 }
 
 function messageFor(status: number, code: string, error: string): [string, string] {
+  if (code === "cross_site_request") return ["Envio bloqueado", "Por segurança, este formulário só pode ser enviado pela própria página de pagamento. Abra o link de novo e envie por ela."];
   if (status === 404) return ["Link não encontrado", "Este link de pagamento não existe. Confira o endereço ou peça um novo link ao vendedor."];
   if (code === "link_expired") return ["Link expirado", `${error[0]?.toUpperCase() ?? ""}${error.slice(1)}. Peça um novo link ao vendedor.`];
   if (code === "link_used") return ["Link já utilizado", `${error[0]?.toUpperCase() ?? ""}${error.slice(1)}. Não é preciso fazer mais nada.`];
@@ -52,6 +54,7 @@ function messageFor(status: number, code: string, error: string): [string, strin
 
 export function payRouter(runtime: Runtime): Router {
   const r = Router();
+  r.use("/pay", hostedPageHeaders(runtime));
 
   r.get("/pay/:token", async (req, res) => {
     const token = String(req.params.token ?? "");
@@ -59,7 +62,7 @@ export function payRouter(runtime: Runtime): Router {
     sendHostedPage(res, runtime, 200, renderPayPage({ token, view, values: {}, error: null }));
   });
 
-  r.post("/pay/:token", ...bodyParsing(), async (req, res) => {
+  r.post("/pay/:token", sameOriginPost(runtime.config.publicUrl), ...bodyParsing(), async (req, res) => {
     const token = String(req.params.token ?? "");
     const body = (req.body ?? {}) as Record<string, unknown>;
     const json = wantsJson(req);

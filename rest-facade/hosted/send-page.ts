@@ -1,24 +1,37 @@
-// Every hosted page (checkout, /pay) leaves with the same headers: no caching, no referrer, no
-// framing, and a CSP without scripts. Pix QR images may come from PUBLIC_URL's origin.
-import type { Response } from "express";
+// Every hosted page (checkout, /pay) leaves with the same headers, set by helmet on the hosted routes:
+// no framing, no referrer, no sniffing, and a CSP without any script source (the pages use no
+// JavaScript, so no script can run, inline or not). Pix QR images may come from PUBLIC_URL's origin.
+import type { RequestHandler, Response } from "express";
+import helmet from "helmet";
 import type { Runtime } from "../../core/runtime.ts";
 
-export function sendHostedPage(res: Response, runtime: Runtime, status: number, page: string): void {
-  let qrOrigin = "";
+/** helmet for the hosted pages; mounted on /checkout and /pay before any route. */
+export function hostedPageHeaders(runtime: Runtime): RequestHandler {
+  const imgSrc = ["'self'"];
   try {
-    qrOrigin = ` ${new URL(runtime.config.publicUrl).origin}`;
+    imgSrc.push(new URL(runtime.config.publicUrl).origin);
   } catch {
     /* no public URL: same-origin images only */
   }
-  res
-    .status(status)
-    .set({
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-store",
-      "Referrer-Policy": "no-referrer",
-      "X-Content-Type-Options": "nosniff",
-      "X-Frame-Options": "DENY",
-      "Content-Security-Policy": `default-src 'none'; style-src 'unsafe-inline'; img-src 'self'${qrOrigin}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-    })
-    .send(page);
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        "default-src": ["'none'"],
+        // Inline style attributes and <style> only; script-src is absent, so default-src 'none' forbids every script.
+        "style-src": ["'unsafe-inline'"],
+        "img-src": imgSrc,
+        "form-action": ["'self'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+      },
+    },
+    frameguard: { action: "deny" },
+    referrerPolicy: { policy: "no-referrer" },
+    crossOriginResourcePolicy: { policy: "same-origin" },
+  }) as unknown as RequestHandler;
+}
+
+export function sendHostedPage(res: Response, _runtime: Runtime, status: number, page: string): void {
+  res.status(status).set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" }).send(page);
 }

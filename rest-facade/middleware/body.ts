@@ -1,10 +1,14 @@
 // POST bodies: JSON, urlencoded or multipart (fields only), 100 kB at most. Anything else is 415.
+// Bodies of other methods are not read.
 import express, { type RequestHandler } from "express";
 import multer from "multer";
 import { AppError } from "../../core/shared/errors.ts";
 
 const LIMIT = "100kb";
+const LIMIT_BYTES = 100 * 1024;
 const ACCEPTED = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"];
+/** No documented field is nested; deeper bodies would only feed recursion further down (idempotency hash). */
+const MAX_DEPTH = 32;
 
 const requireKnownType: RequestHandler = (req, _res, next) => {
   const hasBody = Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
@@ -12,20 +16,60 @@ const requireKnownType: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** Nesting depth of a parsed body, measured without recursion. */
+function depthExceeds(body: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[body, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (d > max) return true;
+    if (v && typeof v === "object") for (const x of Object.values(v)) stack.push([x, d + 1]);
+  }
+  return false;
+}
+
 const requireObject: RequestHandler = (req, _res, next) => {
   if (req.method === "POST" && req.body !== undefined && (req.body === null || typeof req.body !== "object" || Array.isArray(req.body))) {
     throw new AppError("invalid_body", { error: "the body must be an object" });
   }
+  if (req.body !== undefined && depthExceeds(req.body, MAX_DEPTH)) throw new AppError("invalid_body", { error: "the body is nested too deeply" });
   next();
 };
 
+/**
+ * Multipart fields only. multer caps each field, not the whole body (50 fields of 100 kB each would
+ * pass): the declared length is refused up front, a chunked body is counted while busboy reads it.
+ * A malformed form (no boundary, cut short, a part without a name) is the client's 400, not a 500;
+ * multer's size limits stay 413 (error-map).
+ */
+function multipartFields(): RequestHandler {
+  const none = multer({ limits: { fieldSize: LIMIT_BYTES, fields: 50, files: 0 } }).none();
+  return (req, res, next) => {
+    if (!req.is("multipart/form-data")) return next();
+    if (Number(req.get("content-length") ?? 0) > LIMIT_BYTES) throw new AppError("payload_too_large");
+    let seen = 0;
+    const count = (chunk: Buffer) => void (seen += chunk.length);
+    req.on("data", count);
+    none(req, res, (err?: unknown) => {
+      req.off("data", count);
+      if (seen > LIMIT_BYTES) return next(new AppError("payload_too_large"));
+      if (!err || (err instanceof multer.MulterError && err.code.startsWith("LIMIT_"))) return next(err);
+      next(new AppError("invalid_body", { error: "the multipart body is malformed" }));
+    });
+  };
+}
+
+/** Only POST carries a body in /v1; a body sent with a GET means nothing and is not read. */
+const onPost =
+  (handler: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    req.method === "POST" ? handler(req, res, next) : next();
+
 export function bodyParsing(): RequestHandler[] {
-  const form = multer({ limits: { fieldSize: 100 * 1024, fields: 50, files: 0 } });
   return [
     requireKnownType,
-    express.json({ limit: LIMIT, strict: true }),
-    express.urlencoded({ extended: false, limit: LIMIT }),
-    (req, res, next) => (req.is("multipart/form-data") ? form.none()(req, res, next) : next()),
+    onPost(express.json({ limit: LIMIT, strict: true })),
+    onPost(express.urlencoded({ extended: false, limit: LIMIT })),
+    onPost(multipartFields()),
     requireObject,
   ];
 }

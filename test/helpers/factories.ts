@@ -47,7 +47,8 @@ export async function makeSubscription(
       currency: "brl",
       currentPeriodStart: new Date("2026-11-01T00:00:00Z"),
       currentPeriodEnd: new Date("2026-12-01T00:00:00Z"),
-      nextBillingAt: new Date("2026-12-01T00:00:00Z"),
+      // As the service leaves one: a canceled subscription has ended and is never billed again (database CHECK).
+      ...(opts.status === "CANCELED" ? { nextBillingAt: null, canceledAt: new Date("2026-11-15T00:00:00Z") } : { nextBillingAt: new Date("2026-12-01T00:00:00Z") }),
       anchorDay: 1,
       tracking: (opts.tracking ?? null) as never,
     },

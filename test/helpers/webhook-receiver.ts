@@ -2,6 +2,7 @@
 // arrival time) and answers as the test says: a status, a delay, a hang, or nothing at all (down).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
 import { op } from "./http.ts";
 import type { TestTenant } from "./tenant.ts";
 
@@ -115,4 +116,17 @@ export async function deliveries(t: TestTenant, filter: { eventId?: string; stat
     { t: t.tenantId, e: filter.eventId ?? null, s: filter.status ?? null },
   );
   return data.webhookDeliveries.edges.map((e: any) => e.node);
+}
+
+/** A starter of receivers that are stopped after each test of the calling file. */
+export function receiversPerTest(): () => Promise<Receiver> {
+  const started: Receiver[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((r) => r.stop()));
+  });
+  return async () => {
+    const r = await Receiver.start();
+    started.push(r);
+    return r;
+  };
 }

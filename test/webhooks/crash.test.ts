@@ -1,63 +1,26 @@
 // kill -9 while a delivery is on the wire: nothing is lost. The killed process held the delivery's
 // lease; when it runs out, the restarted process (or any other instance on the same database)
 // sends it again. Duplicates are only what at-least-once allows: the attempt cut by the crash.
-import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { CPF } from "../helpers/billing.ts";
+import { CHILD_ADMIN_TOKEN, childDataDir, freePort, scratchPgDatabase, startChildService, type ChildService } from "../helpers/child-service.ts";
 import { Receiver } from "../helpers/webhook-receiver.ts";
 
-const ADMIN = "adm_crash_test_token_0123456789abcdef";
-
 interface Instance {
-  child: ChildProcess;
+  child: ChildService;
   base: string;
   gql(query: string, variables?: Record<string, unknown>, key?: string): Promise<any>;
 }
 
 /**
- * The instances get a database of their own: PGlite in a data directory, or a scratch PostgreSQL
- * database on the test server (the suite's own service would otherwise deliver for them).
+ * The instances get a database of their own: PGlite in a data directory kept across the restart, or
+ * a scratch PostgreSQL database on the test server (the suite's own service would otherwise deliver for them).
  */
-async function scratchDatabase(): Promise<{ url: string | undefined; drop(): Promise<void> }> {
-  if (!process.env.DATABASE_URL) return { url: undefined, drop: async () => undefined };
-  const admin = new URL(process.env.DATABASE_URL);
-  const name = `billing_crash_${process.pid}_${Date.now()}`;
-  const run = async (sql: string) => {
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
-async function startInstance(dataDir: string, port: number, databaseUrl: string | undefined): Promise<Instance> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), ADMIN_TOKEN: ADMIN, LOG_LEVEL: "warn", WEBHOOK_LEASE_MS: "1500" };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const base = `http://127.0.0.1:${port}`;
-  const end = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`instance exited:\n${out}`);
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok).catch(() => false);
-    if (ok && /billing service/.test(out)) break;
-    if (Date.now() > end) {
-      child.kill("SIGKILL");
-      throw new Error(`instance not up in 60 s:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const gql = async (query: string, variables: Record<string, unknown> = {}, key = ADMIN) => {
+async function startInstance(dataDir: string, port: number, databaseUrl: string): Promise<Instance> {
+  const child = await startChildService({ databaseUrl, port, dataDir, env: { WEBHOOK_LEASE_MS: "1500" } });
+  children.push(child);
+  const base = child.baseUrl;
+  const gql = async (query: string, variables: Record<string, unknown> = {}, key = CHILD_ADMIN_TOKEN) => {
     const res = await fetch(`${base}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
@@ -70,21 +33,20 @@ async function startInstance(dataDir: string, port: number, databaseUrl: string 
   return { child, base, gql };
 }
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+const children: ChildService[] = [];
+afterAll(async () => {
+  for (const c of children) await c.kill();
 });
 
 describe("crash while sending", () => {
   it("a delivery cut by kill -9 is sent again after restart; every event arrives", { timeout: 180_000 }, async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "billing-crash-"));
-    const port = 30_000 + Math.floor(Math.random() * 20_000);
-    const db = await scratchDatabase();
+    const dir = childDataDir("billing-crash-");
+    const port = await freePort();
+    const db = process.env.DATABASE_URL ? await scratchPgDatabase("billing_crash") : { url: "", drop: async () => undefined };
     const rcv = await Receiver.start();
     rcv.answer = (_r, nth) => (nth === 1 ? "hang" : { status: 200 });
     try {
-      const a = await startInstance(dataDir, port, db.url);
-      children.push(a.child);
+      const a = await startInstance(dir.dir, port, db.url);
       const { createTenant } = await a.gql(`mutation { createTenant(name: "crash", mode: SANDBOX) { id } }`);
       const t = createTenant.id as string;
       const { createApiKey } = await a.gql(`mutation($t: ID!) { createApiKey(tenantId: $t, scope: READ) { key } }`, { t });
@@ -111,11 +73,9 @@ describe("crash while sending", () => {
 
       await rcv.waitFor((rs) => rs.length >= 1);
       const cut = rcv.requests[0]!.body.id as string;
-      a.child.kill("SIGKILL"); // the first delivery is on the wire, unanswered
-      await new Promise((r) => a.child.once("exit", r));
+      await a.child.kill(); // SIGKILL: the first delivery is on the wire, unanswered
 
-      const b = await startInstance(dataDir, port, db.url);
-      children.push(b.child);
+      const b = await startInstance(dir.dir, port, db.url);
       const events = await fetch(`${b.base}/v1/events`, { headers: { authorization: `Bearer ${createApiKey.key}` } }).then((r) => r.json());
       const ids: string[] = events.results.map((e: { id: string }) => e.id);
       expect(ids).toHaveLength(2);
@@ -127,11 +87,11 @@ describe("crash while sending", () => {
       const statuses = async () =>
         (await b.gql(`query($t: ID!) { webhookDeliveries(tenantId: $t) { edges { node { status } } } }`, { t })).webhookDeliveries.edges.map((e: any) => e.node.status);
       await expect.poll(statuses).toEqual(["DELIVERED", "DELIVERED"]);
-      b.child.kill("SIGTERM");
-      await new Promise((r) => b.child.once("exit", r));
+      await b.child.stop();
     } finally {
       await rcv.stop();
       await db.drop();
+      dir.remove();
     }
   });
 });

@@ -13,20 +13,14 @@ import { advanceClock, CARDS, subscribe } from "../helpers/billing.ts";
 import { get, gql, op } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
-import { addEndpoint, deliveries, Receiver } from "../helpers/webhook-receiver.ts";
+import { addEndpoint, deliveries, receiversPerTest } from "../helpers/webhook-receiver.ts";
 
 const T0 = "2027-05-10T12:00:00.000Z";
 const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
 const MIN = 60_000;
 
-const receivers: Receiver[] = [];
-async function receiver(): Promise<Receiver> {
-  const r = await Receiver.start();
-  receivers.push(r);
-  return r;
-}
+const receiver = receiversPerTest();
 afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.stop()));
   vi.restoreAllMocks();
 });
 

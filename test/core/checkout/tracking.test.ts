@@ -160,3 +160,26 @@ describe("hidden fields and trackingFromForm", () => {
     expect(trackingFromForm({ utm_source: "x", captured_at: "nonsense" }, null, NOW)?.captured_at).toBe(NOW.toISOString());
   });
 });
+
+describe("card data under other names", () => {
+  it("never keeps a card number or a CVC, whatever the parameter is called or wherever it hides", () => {
+    const body = {
+      utm_source: "x",
+      pan: "4242424242424242",
+      cc: "4242 4242 4242 4242",
+      numero: "5555-5555-5555-4444",
+      ref_code: "pedido 4000000000000259 ok",
+      cvv2: "123",
+      security_code: "123",
+      cc_number: "4242424242424242",
+      codigo_de_seguranca: "123",
+      ad_id: "238512345678901234", // not Luhn-valid: an ad id stays
+    };
+    const t = trackingFromForm(body, "https://blog.example.com/?pan=4242424242424242&post=7", NOW);
+    expect(t?.params).toEqual({ ad_id: "238512345678901234" });
+    expect(t?.referrer).toBe("https://blog.example.com/?post=7");
+    const landing = capture({ utm_source: "x", n: "4111111111111111" });
+    expect(landing?.params).toEqual({});
+    expect(landing?.landing_url).toBe(`${BASE}?utm_source=x`);
+  });
+});

@@ -1,0 +1,50 @@
+// The checkout charges its card before anything of the sale is recorded (records are written once
+// the money is settled). A crash between the two would leave money taken and nothing to show for it,
+// so the charge is announced first: an intent row, autocommitted before the gateway call, deleted in
+// the transaction that records the sale. An intent left behind is an orphan the reconcile job voids.
+import type { Tx } from "../events/record-event.ts";
+import { newId } from "../shared/ids.ts";
+import type { PrismaClient } from "../../generated/prisma/client.ts";
+import { fieldError } from "./checkout-guards.ts";
+
+export interface ChargeIntent {
+  tenantId: string;
+  gatewayAccountId: string;
+  idempotencyKey: string;
+  reference: string;
+  amountCents: number;
+  /** Wall clock. */
+  at: Date;
+}
+
+export async function announceCharge(prisma: PrismaClient, intent: ChargeIntent): Promise<void> {
+  await prisma.checkoutChargeIntent.create({
+    data: {
+      id: newId("checkoutIntent"),
+      tenantId: intent.tenantId,
+      gatewayAccountId: intent.gatewayAccountId,
+      idempotencyKey: intent.idempotencyKey,
+      reference: intent.reference,
+      amountCents: intent.amountCents,
+      createdAt: intent.at,
+    },
+  });
+}
+
+/** No money moved (declined): the intent goes. */
+export async function dropChargeIntent(prisma: PrismaClient, idempotencyKey: string): Promise<void> {
+  await prisma.checkoutChargeIntent.deleteMany({ where: { idempotencyKey } });
+}
+
+/**
+ * Inside the recording transaction: the sale owns its charge. Refused when the reconcile job already
+ * claimed the charge to give it back (the checkout outlived its in-flight window): the caller's
+ * catch refunds with the same void key, so the money goes back once.
+ */
+export async function settleChargeIntent(tx: Tx, idempotencyKey: string): Promise<void> {
+  const owned = await tx.checkoutChargeIntent.deleteMany({ where: { idempotencyKey, voidingAt: null } });
+  if (owned.count !== 1) throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
+}
+
+/** The key of the refund that gives an orphan checkout charge back (the request's own catch uses it too). */
+export const voidKey = (idempotencyKey: string) => `${idempotencyKey}:void`;

@@ -1,0 +1,136 @@
+// The real service as a child process (`main.ts --role …`) on a scratch PostgreSQL database, or on a
+// PGlite data directory that outlives the process: what crash drills, multi-instance runs and the
+// soak kill, restart and measure from outside.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { pgPoolConfig } from "../../prisma/connection.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const CHILD_ADMIN_TOKEN = "adm_child_operator_token_0123456789";
+
+/** The PostgreSQL server drills run against: DATABASE_URL's server, else the local one. */
+export const PG_SERVER = process.env.BENCH_PG_URL || process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+
+export interface ScratchDb {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty PostgreSQL database `<prefix>_<pid>_<n>`; the first service to start migrates it. */
+let seq = 0;
+export async function scratchPgDatabase(prefix: string): Promise<ScratchDb> {
+  const name = `${prefix}_${process.pid}_${seq++}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client(pgPoolConfig(PG_SERVER));
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(PG_SERVER);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+export interface ChildService {
+  baseUrl: string;
+  proc: ChildProcess;
+  /** Everything the process wrote (stdout + stderr), for assertions and post-mortems. */
+  output(): string;
+  /** SIGKILL: no shutdown hook runs, as in a crash. Resolves when the process is gone. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait (graceful). */
+  stop(): Promise<void>;
+}
+
+export interface ChildOptions {
+  /** PostgreSQL URL; empty: embedded PGlite in `dataDir` (one process at a time). */
+  databaseUrl: string;
+  role?: "api" | "jobs" | "all";
+  port?: number;
+  env?: Record<string, string>;
+  /** Wait for /healthz (api, all) up to this many ms. */
+  readyTimeoutMs?: number;
+  /**
+   * DATA_DIR kept across restarts (the PGlite data, the operator token); the caller removes it.
+   * Default: a fresh temporary directory removed when the process is gone.
+   */
+  dataDir?: string;
+}
+
+/** A persistent data directory for `startChildService({ dataDir })`, removed by `remove()`. */
+export function childDataDir(prefix = "billing-child-"): { dir: string; remove(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function startChildService(opts: ChildOptions): Promise<ChildService> {
+  const port = opts.port ?? (await freePort());
+  const ownDir = !opts.dataDir;
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "billing-child-"));
+  const role = opts.role ?? "all";
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: opts.databaseUrl,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ADMIN_TOKEN: CHILD_ADMIN_TOKEN,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? "warn",
+    ...opts.env,
+  };
+  if (!opts.databaseUrl) delete env.DATABASE_URL; // embedded PGlite under DATA_DIR
+  // CHILD_NODE_ARGS: extra node flags for the child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.CHILD_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "main.ts", "--role", role], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  proc.stdout!.on("data", (d) => (out += d));
+  proc.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const waitExit = async (signal: NodeJS.Signals) => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+    await exited;
+    if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const child: ChildService = { baseUrl, proc, output: () => out, kill: () => waitExit("SIGKILL"), stop: () => waitExit("SIGTERM") };
+
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  if (role === "jobs") {
+    // No HTTP server: ready once the banner is printed.
+    while (!out.includes("billing service (jobs)")) {
+      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`child did not start:\n${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return child;
+  }
+  for (;;) {
+    if (proc.exitCode !== null || Date.now() > deadline) {
+      await child.kill();
+      throw new Error(`child did not start:\n${out}`);
+    }
+    try {
+      // Serving, and (the banner) done starting: scheduler and webhook dispatcher running, demo seeded.
+      if ((await fetch(`${baseUrl}/healthz`)).ok && out.includes("billing service (")) return child;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

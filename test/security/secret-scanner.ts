@@ -1,0 +1,71 @@
+// Finds secrets in text: the card numbers and CVCs a test used, any card-like number (a 13-19 digit
+// run that passes Luhn and starts like a card), a CVC as a field value, and clear API keys or the
+// operator token. Used by secret-scan.test.ts on the database, events, webhook bodies and logs.
+
+export interface Secrets {
+  cardNumbers: string[];
+  /** CVCs the run used; chosen so that they do not occur as quoted values for any other reason. */
+  cvcs: string[];
+  /** Clear API keys and the operator token. */
+  keys: string[];
+}
+
+export interface Finding {
+  source: string;
+  kind: "card_number" | "card_like_number" | "cvc_field" | "cvc_next_to_card" | "api_key";
+  excerpt: string;
+}
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const CVC_KEY = /["'\[]?(?:card_?)?(?:cvc2?|cvv2?|csc|security_?code|codigo_?(?:de_?)?seguranca)["'\]]?\s*[:=]\s*["']?(\d{3,4})(?!\d)/i;
+const CARD_CONTEXT = /card|last_?4|exp_?(?:month|year)|brand|cart[aã]o/i;
+const CARD_LIKE = /(?<![0-9A-Za-z+])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5})(?![0-9A-Za-z])/g;
+const GENERIC_KEY = /bk_(?:live|test)_[0-9A-Za-z]{32}/;
+
+export class SecretScanner {
+  private readonly cards: RegExp;
+  private readonly keys: RegExp;
+  private readonly cvcNearCard: RegExp;
+
+  constructor(secrets: Secrets) {
+    // A used number, with or without separators between its digits.
+    this.cards = new RegExp(`(?<!\\d)(?:${secrets.cardNumbers.map((n) => n.replace(/\D/g, "").split("").join("[ .-]?")).join("|")})(?!\\d)`);
+    this.keys = new RegExp([...secrets.keys.map(escape), GENERIC_KEY.source].join("|"));
+    this.cvcNearCard = new RegExp(`(?:"|=)(?:${secrets.cvcs.map(escape).join("|")})(?:"|&|$)`);
+  }
+
+  scan(source: string, text: string): Finding[] {
+    const out: Finding[] = [];
+    const excerpt = (i: number) => text.slice(Math.max(0, i - 60), i + 80);
+    const card = this.cards.exec(text);
+    if (card) out.push({ source, kind: "card_number", excerpt: excerpt(card.index) });
+    // Delimited runs only (hex digests and ids hold digit runs inside longer words), contiguous or
+    // grouped as cards are printed (4-4-4-4[-1..3], 4-6-4/5), so "2967-1276696502" is not a card.
+    for (const m of text.matchAll(CARD_LIKE)) {
+      const digits = m[0].replace(/\D/g, "");
+      if (/^[2-6]/.test(digits) && luhn(digits)) {
+        out.push({ source, kind: "card_like_number", excerpt: excerpt(m.index) });
+        break;
+      }
+    }
+    const field = CVC_KEY.exec(text);
+    if (field) out.push({ source, kind: "cvc_field", excerpt: excerpt(field.index) });
+    if (CARD_CONTEXT.test(text)) {
+      const cvc = this.cvcNearCard.exec(text);
+      if (cvc) out.push({ source, kind: "cvc_next_to_card", excerpt: excerpt(cvc.index) });
+    }
+    const key = this.keys.exec(text);
+    if (key) out.push({ source, kind: "api_key", excerpt: excerpt(key.index) });
+    return out;
+  }
+}
