@@ -22,7 +22,8 @@ export async function chargeInvoice(runtime: Runtime, input: { tenantId: string;
     where: { id: invoiceId, tenantId },
     include: { subscription: { include: { paymentMethod: true, offer: { include: { gatewayAccount: true } } } } },
   });
-  if (invoice.status !== "OPEN") return "already_settled";
+  // Paid another way meanwhile, or voided (canceled subscription): no attempt, and nothing follows for a void one.
+  if (invoice.status !== "OPEN") return invoice.status === "PAID" ? "already_settled" : "none";
   const method = invoice.subscription.paymentMethod;
   const account = invoice.subscription.offer.gatewayAccount;
   const payment = await createInvoiceAttempt(prisma, { invoice, account, method: "CARD", card: method });

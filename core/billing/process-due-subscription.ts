@@ -3,7 +3,7 @@
 import type { Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import { applyInvoicePaid } from "./apply-invoice-paid.ts";
-import { chargeInvoice } from "./charge-invoice.ts";
+import { chargeInvoice, type ChargeInvoiceResult } from "./charge-invoice.ts";
 import { ensureCycleInvoice } from "./ensure-cycle-invoice.ts";
 import { issuePixCharge } from "./issue-pix-charge.ts";
 import { pixIssueAt, RETRY_DAYS } from "./periods.ts";
@@ -18,7 +18,11 @@ export type DutyOutcome =
   | "canceled"
   | "unknown"
   | "blocked"
-  | "idle";
+  | "idle"
+  /** The invoice was closed meanwhile (the subscription canceled, the invoice voided): nothing follows. */
+  | "closed"
+  /** Approved after its invoice was closed: refunded in full. */
+  | "surplus";
 
 const DAY_MS = 86_400_000;
 const at = (d: Date | null) => d?.getTime() ?? Number.POSITIVE_INFINITY;
@@ -118,7 +122,8 @@ async function idle(runtime: Runtime, sub: Subscription, next: Date | null): Pro
   return "idle";
 }
 
-function chargeOutcome(result: string): DutyOutcome {
+/** What a charge's result means for the run (and for charge-now's answer, which promises events by it). */
+export function chargeOutcome(result: ChargeInvoiceResult): DutyOutcome {
   switch (result) {
     case "paid":
     case "already_settled":
@@ -127,8 +132,11 @@ function chargeOutcome(result: string): DutyOutcome {
     case "suspended":
     case "unknown":
     case "blocked":
+    case "surplus":
       return result;
-    default:
+    case "retry_scheduled":
       return "charge_failed";
+    case "none":
+      return "closed";
   }
 }

@@ -15,7 +15,7 @@ import { invoiceAmount } from "./invoice-amount.ts";
 import { afterDiscountedCycle } from "./next-charge.ts";
 import { periodEnd, type Interval } from "./periods.ts";
 import type { ClaimedSubscription } from "./claim-due-subscriptions.ts";
-import type { DutyOutcome } from "./process-due-subscription.ts";
+import { chargeOutcome, type DutyOutcome } from "./process-due-subscription.ts";
 import { settlePayment } from "./settle-payment.ts";
 import { qualifyReferrals } from "../referrals/qualify-referrals.ts";
 
@@ -86,7 +86,7 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
       continue;
     }
     const effect = await settlePayment(runtime, { tenantId: r.c.tenant_id, paymentId: r.paymentId, verdict: r.result, now: r.now });
-    count(effect === "past_due" || effect === "suspended" ? effect : "charge_failed");
+    count(chargeOutcome(effect));
   }
   const release = renewals.filter((r) => r.result?.outcome !== "approved").map((r) => r.c.id);
   if (release.length) await prisma.subscription.updateMany({ where: { id: { in: release } }, data: { billingLeaseUntil: null } });

@@ -66,7 +66,7 @@ async function runDuties(runtime: Runtime, tenantId: string, now: Date, summary:
 }
 
 function progress(s: AdvanceClockSummary): number {
-  return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown + s.webhook_attempts + s.refunds_settled;
+  return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown + s.closed + s.surplus + s.webhook_attempts + s.refunds_settled;
 }
 
 /** The earliest instant anything of this tenant falls due. */

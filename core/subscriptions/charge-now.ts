@@ -27,6 +27,8 @@ const MESSAGES: Record<DutyOutcome, string> = {
   unknown: "the gateway has not answered yet; the outcome is reconciled before any new attempt",
   blocked: "an earlier attempt is still unheard at the gateway; it is reconciled first",
   idle: "nothing is due now",
+  closed: "the due invoice was closed meanwhile (the subscription was canceled or the invoice voided); neither invoice.paid nor invoice.payment_failed follows",
+  surplus: "the due charge was approved after its invoice was closed; it is refunded in full, follow payment.refunded",
 };
 
 export async function chargeNow(runtime: Runtime, input: { tenantId: string; subscriptionId: string; now: Date }): Promise<ChargeNowResult> {

@@ -2,7 +2,7 @@
 // at the charge (a gate on the adapter) while the competing request runs, then released.
 import { afterEach, describe, expect, it } from "vitest";
 import { lockSubscription, emitSubscriptionEvents } from "../../core/subscriptions/emit-subscription-events.ts";
-import { advanceClock, events, makeOffer, subscribe, subscription } from "../helpers/billing.ts";
+import { advanceClock, CARDS, events, makeOffer, subscribe, subscription } from "../helpers/billing.ts";
 import { op, post } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant, type TestTenant } from "../helpers/tenant.ts";
@@ -36,8 +36,8 @@ afterEach(() => {
   restore = null;
 });
 
-async function dueRenewal(t: TestTenant): Promise<string> {
-  const { subscription_id: id } = await subscribe(t.monthlyOfferId);
+async function dueRenewal(t: TestTenant, fields: Record<string, string> = {}): Promise<string> {
+  const { subscription_id: id } = await subscribe(t.monthlyOfferId, fields);
   const t0 = await tenantClock(t);
   await post(`/v1/subscriptions/${id}/reschedule`, t.writeKey, { next_billing_at: plusDays(t0, 1) });
   await op(`mutation($t: ID!) { setRenewalsPaused(tenantId: $t, paused: true) { id } }`, { t: t.tenantId });
@@ -71,6 +71,27 @@ describe("races found by the concurrency drill", () => {
     const renewal = await prisma.invoice.findFirstOrThrow({ where: { subscriptionId: id, kind: "CYCLE", status: "PAID", periodStart: new Date(due) } });
     expect((await subscription(t, id)).current_period_end).toBe(renewal.periodEnd.toISOString());
     expect((await events(t, "subscription.updated")).filter((e) => e.data.subscription_id === id)).toHaveLength(1); // the setup's reschedule only
+  });
+
+  // charge-now's answer names the event to follow; a cancel that lands while the charge is at the
+  // gateway closes the invoice, so the answer must not promise invoice.payment_failed (or invoice.paid).
+  it.each([
+    { card: CARDS.laterDeclines, answer: /invoice was closed meanwhile.*neither invoice.paid nor invoice.payment_failed follows/, follows: [] },
+    { card: CARDS.ok, answer: /approved after its invoice was closed; it is refunded in full, follow payment.refunded/, follows: ["payment.refunded"] },
+  ])("charge-now at the gateway while the subscription is canceled answers what follows ($card)", async ({ card, answer, follows }) => {
+    const t = await newTenant();
+    const id = await dueRenewal(t, { card_number: card });
+    const before = new Set((await events(t)).map((e) => e.id));
+    const gate = await holdCharges(t.tenantId);
+    const charging = post(`/v1/subscriptions/${id}/charge-now`, t.writeKey);
+    await gate.reached;
+    expect((await post(`/v1/subscriptions/${id}/cancel`, t.writeKey, { reason: "leaving" })).status).toBe(200);
+    gate.release();
+    const charged = await charging;
+    expect(charged.status).toBe(202);
+    expect(charged.body.message).toMatch(answer);
+    const since = (await events(t)).filter((e) => !before.has(e.id)).map((e) => e.type);
+    expect(since.filter((type) => type !== "subscription.canceled")).toEqual(follows);
   });
 
   it("a cancel while an upgrade's proration is at the gateway: 409, the plan unchanged and the proration refunded in full", async () => {
