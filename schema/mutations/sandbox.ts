@@ -23,7 +23,7 @@ const AdvanceClockSummaryRef = builder.objectRef<AdvanceClockSummary>("AdvanceCl
     unknown: t.exposeInt("unknown", { description: "Charges whose gateway outcome is not known yet (reconciled before any new try)." }),
     chargebacks: t.exposeInt("chargebacks", { description: "Chargebacks filed by the sandbox gateway." }),
     refundsSettled: t.exposeInt("refunds_settled", { description: "Refunds left pending (the gateway's answer was lost) that were finished on the way, asking the gateway again with the refund's own key." }),
-    webhookAttempts: t.exposeInt("webhook_attempts", { description: "Webhook delivery attempts that fell due on the way (first attempts and retries), made synchronously." }),
+    webhookAttempts: t.exposeInt("webhook_attempts", { description: "Webhook delivery attempts that fell due on the way (first attempts and retries), made synchronously; those a background dispatcher was making are waited for and counted too." }),
     errors: t.exposeInt("errors", { description: "Duties that failed and will be retried." }),
   }),
 });

@@ -7,6 +7,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { attemptDelivery } from "../../core/webhooks/attempt-delivery.ts";
+import { claimDueDeliveries } from "../../core/webhooks/claim-deliveries.ts";
+import { storeOutcomes } from "../../core/webhooks/dispatcher.ts";
 import { isPrivateHost } from "../../core/webhooks/endpoint-url.ts";
 import { newId } from "../../core/shared/ids.ts";
 import { advanceClock, CARDS, subscribe } from "../helpers/billing.ts";
@@ -91,6 +94,29 @@ describe("webhook retries on the tenant's clock", () => {
     const unknown = await gql(`mutation($e: ID!) { redeliverEvent(eventId: $e) { id } }`, { e: newId("event") }, other.writeKey);
     expect(foreign.errors?.[0]?.extensions?.code).toBe("not_found");
     expect(JSON.stringify(foreign)).toBe(JSON.stringify(unknown));
+  });
+
+  it("retries another dispatcher is making when the clock stops are waited for and counted in webhookAttempts", { timeout: 30_000 }, async () => {
+    const t = await newTenant();
+    await advanceClock(t, T0);
+    const rcv = await receiver();
+    rcv.answer = () => ({ status: 503 });
+    await addEndpoint(t, rcv.url);
+    await subscribe(t.monthlyOfferId);
+    await expect.poll(async () => (await deliveries(t)).map((d) => d.nextAttemptAt)).toEqual([at(MIN), at(MIN)]);
+    // Another instance's dispatcher claims both retries the moment the tenant's clock reaches them.
+    const { runtime } = await testService();
+    const prisma = runtime.db.prisma;
+    // (Leased first, so this service's own dispatcher cannot take them before the "other" one does.)
+    await prisma.webhookDelivery.updateMany({ where: { tenantId: t.tenantId }, data: { leaseUntil: new Date(Date.now() + 30_000) } });
+    await prisma.tenant.update({ where: { id: t.tenantId }, data: { clockAt: new Date(at(MIN)) } });
+    const claimed = await claimDueDeliveries(prisma, { limit: 10, now: new Date(Date.now() + 31_000), leaseMs: 30_000, perEndpoint: 10, tenantId: t.tenantId });
+    expect(claimed).toHaveLength(2);
+    const moving = op(`mutation($t: ID!, $to: DateTime!) { advanceClock(tenantId: $t, to: $to) { webhookAttempts } }`, { t: t.tenantId, to: at(2 * MIN) });
+    await new Promise((r) => setTimeout(r, 300));
+    await storeOutcomes(runtime, await Promise.all(claimed.map((d) => attemptDelivery(d, runtime.wallClock))));
+    expect((await moving).advanceClock.webhookAttempts).toBe(2);
+    expect((await deliveries(t)).map((d) => [d.attemptCount, d.nextAttemptAt])).toEqual([[2, at(6 * MIN)], [2, at(6 * MIN)]]);
   });
 
   it("an outage loses nothing: refused connections are retried until the receiver is back", { timeout: 60_000 }, async () => {
