@@ -1,7 +1,7 @@
 // node-cron only: each task fires on its schedule, runs where its database lease is won, and never
 // overlaps itself. Webhook delivery runs beside them: its work is claimed row by row with leases.
 import cron, { type ScheduledTask } from "node-cron";
-import { ulid } from "ulid";
+import { ulid } from "../core/shared/ids.ts";
 import type { Runtime } from "../core/runtime.ts";
 import { billingRun } from "./billing-run.job.ts";
 import { expireIdempotencyKeys } from "./expire-idempotency-keys.job.ts";

@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from "express";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "pino";
 import client from "prom-client";
-import { ulid } from "ulid";
+import { ulid } from "../core/shared/ids.ts";
 import { registry } from "../core/shared/metrics.ts";
 
 export { registry };

@@ -3,7 +3,7 @@
 // our business transactions, exactly like a remote call: a crash before our commit keeps them.
 import { Prisma, type PrismaClient, type SandboxCharge } from "../../generated/prisma/client.ts";
 import { newId } from "../shared/ids.ts";
-import { ulid } from "ulid";
+import { ulid } from "../shared/ids.ts";
 import type {
   CardInput,
   ChargeRequest,
