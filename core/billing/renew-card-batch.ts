@@ -86,7 +86,8 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
       continue;
     }
     const effect = await settlePayment(runtime, { tenantId: r.c.tenant_id, paymentId: r.paymentId, verdict: r.result, now: r.now });
-    count(chargeOutcome(effect));
+    // A refusal someone else settled first (reconciliation) still counts as this pass's refusal.
+    count(effect === "already_settled" ? "charge_failed" : chargeOutcome(effect));
   }
   const release = renewals.filter((r) => r.result?.outcome !== "approved").map((r) => r.c.id);
   if (release.length) await prisma.subscription.updateMany({ where: { id: { in: release } }, data: { billingLeaseUntil: null } });
