@@ -27,13 +27,19 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
+/** A sandbox tenant on its clock at T0 with one endpoint that answers 503. */
+async function tenantAnswered503() {
+  const t = await newTenant();
+  await advanceClock(t, T0);
+  const rcv = await receiver();
+  rcv.answer = () => ({ status: 503 });
+  await addEndpoint(t, rcv.url);
+  return { t, rcv };
+}
+
 describe("webhook retries on the tenant's clock", () => {
   it("retries at +1m, +5m, +30m, +2h, +6h, +24h, then exhausts with an alarm; redeliverEvent starts over", { timeout: 60_000 }, async () => {
-    const t = await newTenant();
-    await advanceClock(t, T0);
-    const rcv = await receiver();
-    rcv.answer = () => ({ status: 503 });
-    await addEndpoint(t, rcv.url);
+    const { t, rcv } = await tenantAnswered503();
     const { runtime } = await testService();
     const alarm = vi.spyOn(runtime.logger, "error");
 
@@ -97,11 +103,7 @@ describe("webhook retries on the tenant's clock", () => {
   });
 
   it("retries another dispatcher is making when the clock stops are waited for and counted in webhookAttempts", { timeout: 30_000 }, async () => {
-    const t = await newTenant();
-    await advanceClock(t, T0);
-    const rcv = await receiver();
-    rcv.answer = () => ({ status: 503 });
-    await addEndpoint(t, rcv.url);
+    const { t, rcv } = await tenantAnswered503();
     await subscribe(t.monthlyOfferId);
     await expect.poll(async () => (await deliveries(t)).map((d) => d.nextAttemptAt)).toEqual([at(MIN), at(MIN)]);
     // Another instance's dispatcher claims both retries the moment the tenant's clock reaches them.
