@@ -23,7 +23,7 @@ import { openDb, type Db } from "../prisma/client.ts";
 import { createWebhookEndpoint } from "../core/webhooks/create-webhook-endpoint.ts";
 import { scratchPgDatabase, startChildService, type ChildService } from "../test/helpers/child-service.ts";
 import { seedDue } from "./harness.ts";
-import { counter, errorLines, operatorGql, rssMb, scrapeMetrics, exitWith, verdict } from "./service-probes.ts";
+import { counter, errorLines, operatorGql, rssMb, scrapeMetrics, exitWith, tearDown, verdict } from "./service-probes.ts";
 import { Receivers } from "./webhook-receiver.ts";
 
 const POLL_MS = 1_000;
@@ -202,10 +202,7 @@ export async function main(argv: string[] = []): Promise<boolean> {
     console.log(`\n== checks ==`);
     return verdict("multi-instance", results);
   } finally {
-    await Promise.all(children.map((c) => c.stop()));
-    await receivers?.close();
-    await db.close();
-    await scratch.drop().catch((err) => console.error(`could not drop the scratch database: ${err}`));
+    await tearDown({ children, receivers, db, scratch });
   }
 }
 

@@ -1,7 +1,9 @@
 // Looking at a child service (test/helpers/child-service.ts) from outside: its /metrics counters, its
 // RSS from /proc, and operator GraphQL calls. Shared by bench/multi-instance.ts and bench/soak.ts.
 import fs from "node:fs";
-import { CHILD_ADMIN_TOKEN } from "../test/helpers/child-service.ts";
+import type { Db } from "../prisma/client.ts";
+import { CHILD_ADMIN_TOKEN, type ChildService, type ScratchDb } from "../test/helpers/child-service.ts";
+import type { Receivers } from "./webhook-receiver.ts";
 
 /** Resident set size of a process in MB (VmRSS of /proc/<pid>/status), or NaN where there is no /proc. */
 export function rssMb(pid: number | undefined): number {
@@ -73,4 +75,12 @@ export async function exitWith(main: () => Promise<boolean>): Promise<never> {
     return false;
   });
   process.exit(ok ? 0 : 1);
+}
+
+/** The multi-process benches' clean-up: services, receivers, the bench's own connection, the scratch database. */
+export async function tearDown(run: { children: ChildService[]; receivers?: Receivers; db: Db; scratch: ScratchDb }): Promise<void> {
+  await Promise.all(run.children.map((c) => c.stop()));
+  await run.receivers?.close();
+  await run.db.close();
+  await run.scratch.drop().catch((err) => console.error(`could not drop the scratch database: ${err}`));
 }

@@ -32,7 +32,7 @@ import { createWebhookEndpoint } from "../core/webhooks/create-webhook-endpoint.
 import { scratchPgDatabase, startChildService, type ChildService } from "../test/helpers/child-service.ts";
 import { mulberry32 } from "../test/helpers/prng.ts";
 import { seedDue } from "./harness.ts";
-import { errorLines, rssMb, exitWith, verdict } from "./service-probes.ts";
+import { errorLines, rssMb, exitWith, tearDown, verdict } from "./service-probes.ts";
 import { Receivers } from "./webhook-receiver.ts";
 
 const MINUTE_MS = 60_000;
@@ -75,6 +75,19 @@ function take(ctx: Ctx, list: string[]): string | undefined {
   const i = Math.floor(ctx.rand() * list.length);
   const [v] = list.splice(i, 1);
   return v;
+}
+
+/** An operation on one id of `list`, taken for the request's duration and then put back. */
+function borrow(ctx: Ctx, list: string[], request: (id: string) => Promise<{ expect: number; got: Sent }>): (() => Promise<{ expect: number; got: Sent }>) | null {
+  const id = take(ctx, list);
+  if (!id) return null;
+  return async () => {
+    try {
+      return await request(id);
+    } finally {
+      list.push(id);
+    }
+  };
 }
 
 // --- requests ------------------------------------------------------------------------------------------
@@ -214,33 +227,13 @@ const OPS: Op[] = [
   {
     name: "POST /v1/subscriptions/{id}/payment-method-link",
     weight: 2,
-    run: (ctx) => {
-      const id = take(ctx, ctx.plain);
-      if (!id) return null;
-      return async () => {
-        try {
-          return { expect: 201, got: await send(ctx, "POST", `/v1/subscriptions/${id}/payment-method-link`, ctx.write, {}) };
-        } finally {
-          ctx.plain.push(id);
-        }
-      };
-    },
+    run: (ctx) => borrow(ctx, ctx.plain, async (id) => ({ expect: 201, got: await send(ctx, "POST", `/v1/subscriptions/${id}/payment-method-link`, ctx.write, {}) })),
   },
   {
     name: "GET /v1/subscriptions/{id}/payment-link (409)",
     weight: 2,
-    run: (ctx) => {
-      const id = take(ctx, ctx.plain);
-      if (!id) return null;
-      return async () => {
-        try {
-          // A paid-up card subscription has no open invoice: 409 is the right answer, and the expected one.
-          return { expect: 409, got: await send(ctx, "GET", `/v1/subscriptions/${id}/payment-link`, ctx.read) };
-        } finally {
-          ctx.plain.push(id);
-        }
-      };
-    },
+    // A paid-up card subscription has no open invoice: 409 is the right answer, and the expected one.
+    run: (ctx) => borrow(ctx, ctx.plain, async (id) => ({ expect: 409, got: await send(ctx, "GET", `/v1/subscriptions/${id}/payment-link`, ctx.read) })),
   },
 ];
 const FALLBACK = OPS[0]!;
@@ -538,10 +531,7 @@ export async function main(argv: string[] = []): Promise<boolean> {
     ];
     return verdict("soak", results);
   } finally {
-    await Promise.all(children.map((c) => c.stop()));
-    await receivers?.close();
-    await db.close();
-    await scratch.drop().catch((err) => console.error(`could not drop the scratch database: ${err}`));
+    await tearDown({ children, receivers, db, scratch });
   }
 }
 
