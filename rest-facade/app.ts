@@ -3,7 +3,7 @@ import express, { type Express } from "express";
 import type { Store } from "express-rate-limit";
 import { AppError } from "../core/shared/errors.ts";
 import type { Runtime } from "../core/runtime.ts";
-import type { Yoga } from "../schema/yoga.ts";
+import { createGraphQL, type Yoga } from "../schema/yoga.ts";
 import { errorHandler } from "./error-map.ts";
 import { createCoreClient } from "./graphql-client.ts";
 import { metrics, registry, requestLogging } from "./observability.ts";
@@ -41,7 +41,9 @@ export function createApp(runtime: Runtime, yoga: Yoga, opts: AppOptions = {}): 
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
   app.use(docsRouter());
 
-  const core = createCoreClient(opts.graphqlUrl ? { url: opts.graphqlUrl } : { fetch: yoga.fetch as never });
+  // `yoga` serves /graphql over HTTP; the facade's in-process calls get their own instance without
+  // the HTTP body cap (see createGraphQL).
+  const core = createCoreClient(opts.graphqlUrl ? { url: opts.graphqlUrl } : { fetch: createGraphQL(runtime, { inProcess: true }).fetch as never });
   app.use("/v1", v1Router(runtime, core, { storeFor: opts.storeFor }));
   for (const router of opts.extra ?? []) app.use(router);
 

@@ -1,7 +1,7 @@
 // Turns an Authorization header into an actor: the operator (ADMIN_TOKEN) or a tenant key.
 // Missing, malformed, unknown or revoked keys and suspended tenants all get the same 401.
 import { AppError } from "../shared/errors.ts";
-import { constantTimeEqual, sha256Hex } from "../shared/secrets.ts";
+import { digestMatchesSecret, sha256 } from "../shared/secrets.ts";
 import type { Runtime } from "../runtime.ts";
 import type { KeyRecord } from "./key-cache.ts";
 import { looksLikeApiKey } from "./api-key-format.ts";
@@ -11,11 +11,13 @@ export type AuthResult = { kind: "operator" } | ({ kind: "tenant" } & KeyRecord)
 export async function authenticate(runtime: Runtime, header: string | null | undefined): Promise<AuthResult> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
   if (!token) throw new AppError("unauthorized");
-  if (runtime.config.adminToken && constantTimeEqual(token, runtime.config.adminToken)) return { kind: "operator" };
+  // One digest serves both the operator check (constant time) and the key lookup.
+  const digest = sha256(token);
+  if (runtime.config.adminToken && digestMatchesSecret(digest, runtime.config.adminToken)) return { kind: "operator" };
   if (!looksLikeApiKey(token)) throw new AppError("unauthorized");
 
   // Lookup is by SHA-256 of the key through a unique index, so no clear key is ever compared.
-  const hash = sha256Hex(token);
+  const hash = digest.toString("hex");
   const nowMs = runtime.wallClock.now().getTime(); // cache bookkeeping: wall clock, not business time
   let record = runtime.keyCache.get(hash, nowMs);
   if (record === undefined) {

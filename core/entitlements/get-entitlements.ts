@@ -1,6 +1,7 @@
 // GET /v1/entitlements: the hot path. One SQL round trip: customer, live subscriptions and the
-// current plan catalogue (the golden rule: plan edits show at once, so nothing is cached here).
-import type { PrismaClient } from "../../generated/prisma/client.ts";
+// current plan catalogue (the golden rule: plan edits show at once, so nothing is cached here),
+// through `db.read`, past Prisma's per-query compiler.
+import type { Db } from "../../prisma/client.ts";
 import { AppError } from "../shared/errors.ts";
 import { mergeEntitlements, type Entitlements } from "./merge-entitlements.ts";
 
@@ -23,20 +24,22 @@ interface Row {
 /** Statuses whose plan capabilities count; suspended is listed but adds nothing. */
 const GRANTING = new Set(["active", "trialing", "past_due"]);
 
-export async function getEntitlements(prisma: PrismaClient, input: GetEntitlementsInput) {
+export async function getEntitlements(db: Pick<Db, "read">, input: GetEntitlementsInput) {
   const byExternalId = input.externalId != null && input.externalId !== "";
   if (!byExternalId && (input.email == null || input.email === "")) throw new AppError("missing_customer_key");
   const key = byExternalId ? input.externalId! : input.email!;
-  const rows = await prisma.$queryRaw<Row[]>`
-    SELECT c.id AS customer_id, s.id, lower(s.status::text) AS status, s.plan_id,
+  const rows = await db.read<Row>(
+    `SELECT c.id AS customer_id, s.id, lower(s.status::text) AS status, s.plan_id,
            lower(o.interval::text) AS interval, s.current_period_end, p.entitlements
       FROM customers c
       LEFT JOIN subscriptions s ON s.tenant_id = c.tenant_id AND s.customer_id = c.id AND s.status <> 'CANCELED'
       LEFT JOIN offers o ON o.tenant_id = s.tenant_id AND o.id = s.offer_id
       LEFT JOIN plans p ON p.tenant_id = s.tenant_id AND p.id = s.plan_id
-     WHERE c.tenant_id = ${input.tenantId}
-       AND (CASE WHEN ${byExternalId} THEN c.external_id = ${key} ELSE c.email = ${key} END)
-     ORDER BY s.id`;
+     WHERE c.tenant_id = $1
+       AND (CASE WHEN $2::boolean THEN c.external_id = $3 ELSE c.email = $3 END)
+     ORDER BY s.id`,
+    [input.tenantId, byExternalId, key],
+  );
   if (rows.length === 0) return { customer_id: null, subscriptions: [], merged_entitlements: {} };
   const subscriptions = rows
     .filter((r) => r.id)

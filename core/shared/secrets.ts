@@ -17,7 +17,19 @@ export function sha256Hex(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
+export function sha256(value: string): Buffer {
+  return createHash("sha256").update(value).digest();
+}
+
 /** Compares SHA-256 digests (one fixed length): neither the matching prefix nor the secret's length shows in the time. */
 export function constantTimeEqual(a: string, b: string): boolean {
   return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+}
+
+let fixed: { secret: string; digest: Buffer } | null = null;
+
+/** constantTimeEqual(token, secret) given the token's digest; the fixed secret's digest is computed once. */
+export function digestMatchesSecret(tokenDigest: Buffer, secret: string): boolean {
+  if (fixed?.secret !== secret) fixed = { secret, digest: sha256(secret) };
+  return timingSafeEqual(tokenDigest, fixed.digest);
 }

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { authenticate } from "../../core/auth/authenticate.ts";
 import { KeyCache, type KeyRecord } from "../../core/auth/key-cache.ts";
 import { createLogger } from "../../core/shared/logger.ts";
-import { constantTimeEqual } from "../../core/shared/secrets.ts";
+import { constantTimeEqual, digestMatchesSecret, sha256 } from "../../core/shared/secrets.ts";
 import { openDb } from "../../prisma/client.ts";
 import { buildService } from "../../rest-facade/service.ts";
 import { op } from "../helpers/http.ts";
@@ -44,6 +44,19 @@ describe("constant-time comparison", () => {
     expect(constantTimeEqual("adm_token_0123456789", "adm_token_012345678")).toBe(false);
     expect(constantTimeEqual("", "x")).toBe(false);
     expect(constantTimeEqual("é", "e\u0301")).toBe(false);
+  });
+
+  it("answers as constantTimeEqual when given the token's digest (authenticate's path), for any secret", () => {
+    const pairs: [string, string][] = [
+      ["adm_token_0123456789", "adm_token_0123456789"],
+      ["adm_token_0123456789", "adm_token_0123456788"],
+      ["adm_token_0123456789", "adm_token_012345678"],
+      ["", "x"],
+      ["é", "e\u0301"],
+      ["adm_other", "adm_other"], // a second secret: the memoised digest follows the secret
+    ];
+    for (const [token, secret] of pairs) expect(digestMatchesSecret(sha256(token), secret)).toBe(constantTimeEqual(token, secret));
+    expect(digestMatchesSecret(sha256("adm_other"), "adm_token_0123456789")).toBe(false);
   });
 
   it("takes as long to refuse a token sharing a long prefix as one sharing none, and does not reveal the secret's length", () => {
