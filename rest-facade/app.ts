@@ -22,6 +22,11 @@ export function createApp(runtime: Runtime, yoga: Yoga, opts: AppOptions = {}): 
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
+  // Answers are live state (entitlements, balances): never a 304 against a client's cached copy (not
+  // even for `If-None-Match: *`, which Express would honour without any ETag), and no SHA-1 of every
+  // body to offer one.
+  app.set("etag", false);
+  Object.defineProperty(app.request, "fresh", { get: () => false, configurable: true });
   app.use(requestLogging(runtime.logger));
   app.use(metrics);
 

@@ -127,6 +127,21 @@ describe("GET /v1/entitlements", () => {
     expect(events.body.results[0].data.entitlements).toEqual({ seats: 8, reports: false, sso: true });
   });
 
+  it("answers live state: no ETag, and no 304 against a client's cached copy after a plan edit", async () => {
+    const t = await newTenant({ entitlements: { seats: 5 } });
+    const c = await makeCustomer(t, "ent-etag");
+    await makeSubscription(t, c.id, { status: "ACTIVE" });
+    const first = await get(`/v1/entitlements?external_id=ent-etag`, t.readKey);
+    expect(first.headers.get("etag")).toBeNull();
+    await op(`mutation($p: ID!) { updatePlanEntitlements(planId: $p, entitlements: {seats: 6}) { id } }`, { p: t.planId });
+    // Express answers `If-None-Match: *` with an empty 304 even without an ETag. (An explicit
+    // Cache-Control, or fetch would add `no-cache`, which Express treats as "not fresh".)
+    const conditional = { "if-none-match": "*", "cache-control": "max-age=0" };
+    const again = await get(`/v1/entitlements?external_id=ent-etag`, t.readKey, { headers: conditional });
+    expect(again.status).toBe(200);
+    expect(again.body.merged_entitlements).toEqual({ seats: 6 });
+  });
+
   it("answers 200 with customer_id null for an unknown customer and 400 without a key", async () => {
     const t = await newTenant();
     expect((await get(`/v1/entitlements?external_id=ghost`, t.readKey)).body).toEqual({ customer_id: null, subscriptions: [], merged_entitlements: {} });
