@@ -41,5 +41,7 @@ export async function recordAttempts(prisma: PrismaClient, outcomes: AttemptOutc
     FROM unnest(${col((o) => o.deliveryId)}::text[], ${col((o) => o.tenantId)}::text[], ${col((o) => o.status)}::text[], ${col((o) => o.attemptNo)}::int[],
       ${col((o) => iso(o.nextAttemptAt))}::timestamp(3)[], ${col((o) => o.statusCode)}::int[], ${col((o) => o.error)}::text[],
       ${col((o) => iso(o.startedAt))}::timestamp(3)[]) AS u(id, tenant_id, status, attempt_no, next_at, code, err, started_at)
-    WHERE d.id = u.id AND d.tenant_id = u.tenant_id AND d.status = 'PENDING' AND d.attempt_count = u.attempt_no - 1`;
+    -- The id list lets the planner reach the rows by primary key whatever its row estimates say.
+    WHERE d.id = ANY (${col((o) => o.deliveryId)}::text[]) AND d.id = u.id AND d.tenant_id = u.tenant_id
+      AND d.status = 'PENDING' AND d.attempt_count = u.attempt_no - 1`;
 }
