@@ -2,8 +2,7 @@
 // (sandbox_charges) standing in for the remote gateway's memory. Its writes are autocommit, outside
 // our business transactions, exactly like a remote call: a crash before our commit keeps them.
 import { Prisma, type PrismaClient, type SandboxCharge } from "../../generated/prisma/client.ts";
-import { newId } from "../shared/ids.ts";
-import { ulid } from "../shared/ids.ts";
+import { newId, ulid } from "../shared/ids.ts";
 import type {
   CardInput,
   ChargeRequest,
