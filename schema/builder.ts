@@ -9,7 +9,7 @@ import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import { AppError } from "../core/shared/errors.ts";
 import type { Context } from "./context.ts";
-import { firstFailedScope } from "./scopes.ts";
+import { firstFailedScope, readOnlyAccountsPlugin } from "./scopes.ts";
 
 export interface Scopes {
   /** The service operator (ADMIN_TOKEN). */
@@ -18,8 +18,6 @@ export interface Scopes {
   tenant: boolean;
   /** Operator, or a tenant key with write scope. */
   write: boolean;
-  /** Operator, or a tenant whose account is not read-only. */
-  unlocked: boolean;
 }
 
 export const builder = new SchemaBuilder<{
@@ -33,7 +31,8 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ErrorsPlugin, ScopeAuthPlugin, PrismaPlugin, RelayPlugin, ValidationPlugin],
+  // readOnlyAccounts after scopeAuth: the read-only rule of every mutation runs after the field's scopes.
+  plugins: [ErrorsPlugin, ScopeAuthPlugin, readOnlyAccountsPlugin, PrismaPlugin, RelayPlugin, ValidationPlugin],
   errors: { defaultTypes: [] },
   relay: {
     cursorType: "String",
@@ -69,11 +68,9 @@ export const builder = new SchemaBuilder<{
       operator: ctx.actor.kind === "operator",
       tenant: ctx.actor.kind === "tenant",
       write: ctx.actor.kind === "operator" || ctx.actor.scope === "WRITE",
-      unlocked: ctx.actor.kind === "operator" || !ctx.actor.readOnly,
     }),
     unauthorizedError: (_parent, _ctx, _info, result) => {
       const scope = firstFailedScope(result.failure);
-      if (scope === "unlocked") return new AppError("account_locked");
       if (scope === "operator") return new AppError("operator_only");
       return new AppError("insufficient_scope");
     },

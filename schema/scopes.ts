@@ -1,12 +1,55 @@
-// Which auth scope failed first, so the refusal maps to insufficient_scope or account_locked.
+// Which auth scope failed first, so the refusal maps to insufficient_scope or operator_only; and the
+// read-only account rule, applied to every mutation in one place (readOnlyAccounts plugin below).
+import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
 import type { AuthFailure } from "@pothos/plugin-scope-auth";
+import type { GraphQLFieldResolver } from "graphql";
+import { AppError } from "../core/shared/errors.ts";
+import type { Context } from "./context.ts";
 
 export function firstFailedScope(failure: AuthFailure): string | undefined {
   if (failure.kind === "AuthScope") return failure.scope;
-  if ("failures" in failure) {
-    // Scope problems outrank lock problems: a read key on a locked account hears insufficient_scope.
-    const scopes = failure.failures.map(firstFailedScope).filter((s): s is string => !!s);
-    return scopes.find((s) => s !== "unlocked") ?? scopes[0];
-  }
+  if ("failures" in failure) return failure.failures.map(firstFailedScope).find((s): s is string => !!s);
   return undefined;
 }
+
+/**
+ * The contract's exceptions to the read-only account mode (billing-api.md, Authentication 7):
+ * refund, cancel (immediate and at period end) and customer edit. Every other mutation is refused
+ * to a read-only account, including ones added later: a new field is locked until it is named here.
+ */
+export const ALLOWED_WHEN_READ_ONLY: ReadonlySet<string> = new Set(["refundPayment", "cancelSubscription", "updateCustomer", "updateCustomerEmail"]);
+
+/** A tenant key of an account in read-only mode (the operator is never locked). */
+export function isLockedAccount(ctx: Pick<Context, "actor">): boolean {
+  return ctx.actor.kind === "tenant" && ctx.actor.readOnly;
+}
+
+/**
+ * The read-only rule as a builder plugin: every Mutation field not in ALLOWED_WHEN_READ_ONLY
+ * answers 403 account_locked to a read-only account. Listed after the scope-auth plugin, so it runs
+ * after the field's own scopes: a read key hears insufficient_scope and a tenant calling an
+ * operator mutation hears operator_only first, as before.
+ */
+export class ReadOnlyAccountsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
+  override wrapResolve(
+    resolver: GraphQLFieldResolver<unknown, Types["Context"], object>,
+    fieldConfig: PothosOutputFieldConfig<Types>,
+  ): GraphQLFieldResolver<unknown, Types["Context"], object> {
+    if (fieldConfig.kind !== "Mutation" || ALLOWED_WHEN_READ_ONLY.has(fieldConfig.name)) return resolver;
+    return (parent, args, ctx, info) => {
+      if (isLockedAccount(ctx as Context)) throw new AppError("account_locked");
+      return resolver(parent, args, ctx, info);
+    };
+  }
+}
+
+declare global {
+  export namespace PothosSchemaTypes {
+    export interface Plugins<Types extends SchemaTypes> {
+      readOnlyAccounts: ReadOnlyAccountsPlugin<Types>;
+    }
+  }
+}
+
+export const readOnlyAccountsPlugin = "readOnlyAccounts" as const;
+SchemaBuilder.registerPlugin(readOnlyAccountsPlugin, ReadOnlyAccountsPlugin);

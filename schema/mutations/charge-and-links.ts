@@ -42,7 +42,7 @@ builder.mutationFields((t) => ({
     type: ChargeNowResultRef,
     description:
       "Run this subscription's billing duty now when it is already due (next_billing_at on the tenant clock; Pix QRs from 3 days before). Never anticipates a cycle, ends a trial or advances a retry; never charges twice. 409 when not chargeable (body carries status) or renewals are paused.",
-    authScopes: { $all: { write: true, unlocked: true } },
+    authScopes: { write: true },
     args: {
       id: t.arg.string({ required: true, description: "sub_ id." }),
       tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to act on." }),
@@ -56,7 +56,7 @@ builder.mutationFields((t) => ({
   createPaymentMethodLink: t.field({
     type: PaymentMethodLinkRef,
     description: "A single-use /pay link (7 days) to change the subscription's card (or Pix to card when the offer takes card). 409 for canceled, pending_first_payment or a trial without card.",
-    authScopes: { $all: { write: true, unlocked: true } },
+    authScopes: { write: true },
     args: {
       id: t.arg.string({ required: true, description: "sub_ id." }),
       tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to act on." }),
@@ -70,7 +70,7 @@ builder.mutationFields((t) => ({
   createRenewalLink: t.field({
     type: RenewalLinkRef,
     description: "A /pay link (7 days) that extends the period by one cycle when paid (a renewal-advance order, order.paid). Default price: the next cycle with the active coupon.",
-    authScopes: { $all: { write: true, unlocked: true } },
+    authScopes: { write: true },
     args: {
       id: t.arg.string({ required: true, description: "sub_ id." }),
       offerId: t.arg.string({ required: false, description: "Must be the subscription's current offer (400 when unknown, 422 when another)." }),

@@ -25,13 +25,14 @@ const PlanChangeResultRef = builder.objectRef<PlanChangeAnswer>("PlanChangeResul
   }),
 });
 
-const writeUnlocked = { $all: { write: true, unlocked: true } } as const;
+// The read-only account rule is applied to every mutation by the builder (schema/scopes.ts).
+const writeScope = { write: true } as const;
 
 builder.mutationFields((t) => ({
   changePlan: t.field({
     type: PlanChangeResultRef,
     description: "Change the offer of an active or trialing subscription (immediate, scheduled or a payment link on another gateway). Needs write scope and an unlocked account.",
-    authScopes: writeUnlocked,
+    authScopes: writeScope,
     args: {
       id: t.arg.string({ required: true, description: "sub_ id." }),
       offerId: t.arg.string({ required: false, description: "Target offer_ id (required; missing is invalid_body)." }),
@@ -47,7 +48,7 @@ builder.mutationFields((t) => ({
   cancelPlanChange: t.field({
     type: PlanChangeResultRef,
     description: "Cancel the scheduled plan change (pending_offer) or open migration link of a subscription. Needs write scope and an unlocked account.",
-    authScopes: writeUnlocked,
+    authScopes: writeScope,
     args: {
       id: t.arg.string({ required: true, description: "sub_ id." }),
       tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to act on." }),

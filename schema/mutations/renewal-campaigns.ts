@@ -68,7 +68,7 @@ builder.mutationFields((t) => ({
     type: CampaignLinkRef,
     description:
       "Get or create (idempotent) the customer's link in the campaign. 400 without externalId; 404 for an unknown, foreign, inactive or not yet started campaign, an unknown customer, or one outside the audience.",
-    authScopes: { $all: { write: true, unlocked: true } },
+    authScopes: { write: true },
     args: {
       campaignId: t.arg.string({ required: true, description: "cmp_ id." }),
       externalId: t.arg.string({ required: false, description: "The customer's key in the tenant's system (required; absent = 400)." }),

@@ -8,7 +8,8 @@ import { undoCancel, type UndoCancelResult } from "../../core/subscriptions/undo
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
 
-const writeUnlocked = { $all: { write: true, unlocked: true } } as const;
+// The read-only account rule is applied to every mutation by the builder (schema/scopes.ts).
+const writeScope = { write: true } as const;
 
 const CancelSubscriptionResultRef = builder.objectRef<CancelSubscriptionResult>("CancelSubscriptionResult").implement({
   description: "Result of a cancellation (immediate or scheduled for the period end).",
@@ -83,7 +84,7 @@ builder.mutationFields((t) => ({
   undoCancelSubscription: t.field({
     type: UndoCancelResultRef,
     description: "Undo a scheduled (at period end) cancellation. Never resurrects a canceled subscription. Needs write scope and an unlocked account.",
-    authScopes: writeUnlocked,
+    authScopes: writeScope,
     args: idArgs(t),
     resolve: async (_r, args, ctx) => {
       const tenantId = tenantIdFor(ctx, args.tenantId);
@@ -93,7 +94,7 @@ builder.mutationFields((t) => ({
   rescheduleSubscription: t.field({
     type: RescheduleResultRef,
     description: "Move the next charge (end of the current cycle or trial) to a future date; the cadence follows it. Needs write scope and an unlocked account.",
-    authScopes: writeUnlocked,
+    authScopes: writeScope,
     args: {
       ...idArgs(t),
       nextBillingAt: t.arg.string({ required: false, description: "ISO 8601 date-time with offset, in the future on the tenant's clock." }),
@@ -107,7 +108,7 @@ builder.mutationFields((t) => ({
   removeCoupon: t.field({
     type: RemoveCouponResultRef,
     description: "Deactivate the subscription's coupon redemptions: future cycles are not discounted. Needs write scope and an unlocked account.",
-    authScopes: writeUnlocked,
+    authScopes: writeScope,
     args: idArgs(t),
     resolve: async (_r, args, ctx) => {
       const tenantId = tenantIdFor(ctx, args.tenantId);
