@@ -1,4 +1,5 @@
-// The /v1 router: auth, rate limits, body parsing and idempotency, then the routes, then a 404.
+// The /v1 router: auth, rate limits, scope and read-only checks, body parsing and idempotency, then
+// the routes, then a 404. Every refusal about who the caller is comes before any Idempotency-Key replay.
 import { Router, type Request } from "express";
 import type { Store } from "express-rate-limit";
 import { AppError } from "../core/shared/errors.ts";
@@ -8,6 +9,7 @@ import { bodyParsing } from "./middleware/body.ts";
 import { caller } from "./middleware/caller.ts";
 import { idempotency } from "./middleware/idempotency.ts";
 import { rateLimits } from "./middleware/rate-limit.ts";
+import { writeAccess } from "./middleware/write-access.ts";
 import { customerRoutes } from "./routes/v1/customers.ts";
 import { readRoutes } from "./routes/v1/reads.ts";
 import { chargeAndLinkRoutes } from "./routes/v1/charge-and-links.ts";
@@ -25,6 +27,7 @@ export function v1Router(runtime: Runtime, core: CoreClient, opts: { storeFor?: 
   const r = Router();
   r.use(caller(runtime));
   r.use(rateLimits(opts));
+  r.use(writeAccess());
   r.use(bodyParsing());
   r.use(idempotency(runtime));
   r.use(readRoutes(core, forwardHeaders));

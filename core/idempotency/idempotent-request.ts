@@ -1,6 +1,8 @@
 // Stripe-style Idempotency-Key for every POST: the same key and body within 24 h replay the first
-// answer; the same key with another body is refused; a key still in flight is a conflict. The unique
-// index (tenant_id, key) makes the first writer win under concurrency.
+// answer; the same key with another body is refused; a key still in flight is a conflict. Keys live in
+// one namespace per API key: an answer is replayed only to the API key that made it (another key of
+// the tenant, read or write, never sees it). The unique index (api_key_id, key) makes the first
+// writer win under concurrency.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import type { Clock } from "../shared/clock.ts";
 import { AppError } from "../shared/errors.ts";
@@ -13,6 +15,8 @@ export type IdempotencyStart = { kind: "new"; id: string } | { kind: "replay"; s
 
 export interface IdempotentRequest {
   tenantId: string;
+  /** The API key that sent the request: the namespace of `key`. */
+  apiKeyId: string;
   key: string;
   method: string;
   path: string;
@@ -38,11 +42,11 @@ export async function beginIdempotentRequest(prisma: PrismaClient, wall: Clock, 
   for (let attempt = 0; attempt < 2; attempt++) {
     const id = newId("idempotency");
     const inserted = await prisma.$executeRaw`
-      INSERT INTO idempotency_keys (id, tenant_id, key, method, path, body_hash, created_at)
-      VALUES (${id}, ${req.tenantId}, ${req.key}, ${req.method}, ${req.path}, ${bodyHash}, ${now})
-      ON CONFLICT (tenant_id, key) DO NOTHING`;
+      INSERT INTO idempotency_keys (id, tenant_id, api_key_id, key, method, path, body_hash, created_at)
+      VALUES (${id}, ${req.tenantId}, ${req.apiKeyId}, ${req.key}, ${req.method}, ${req.path}, ${bodyHash}, ${now})
+      ON CONFLICT (api_key_id, key) DO NOTHING`;
     if (inserted === 1) return { kind: "new", id };
-    const prior = await prisma.idempotencyKey.findUnique({ where: { tenantId_key: { tenantId: req.tenantId, key: req.key } } });
+    const prior = await prisma.idempotencyKey.findUnique({ where: { apiKeyId_key: { apiKeyId: req.apiKeyId, key: req.key } } });
     if (!prior) continue; // expired and removed meanwhile: try again
     if (now.getTime() - prior.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
       await prisma.idempotencyKey.deleteMany({ where: { id: prior.id } });
@@ -56,7 +60,9 @@ export async function beginIdempotentRequest(prisma: PrismaClient, wall: Clock, 
 }
 
 export async function finishIdempotentRequest(prisma: PrismaClient, id: string, status: number, body: string): Promise<void> {
-  // A server failure is not a result: forget the key so the client's retry runs again.
-  if (status >= 500) await prisma.idempotencyKey.deleteMany({ where: { id } });
+  // A server failure is not a result: forget the key so the client's retry runs again. Neither is a
+  // refusal of the caller (401/403: a key revoked, a lock set meanwhile): it depends on the key's state
+  // at the time, and replaying it after the lock is lifted would refuse a request that may now run.
+  if (status >= 500 || status === 401 || status === 403) await prisma.idempotencyKey.deleteMany({ where: { id } });
   else await prisma.idempotencyKey.update({ where: { id }, data: { responseStatus: status, responseBody: body } });
 }

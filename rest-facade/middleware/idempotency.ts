@@ -1,4 +1,6 @@
 // Applies core idempotency to every POST carrying Idempotency-Key: replays, or records the answer.
+// Runs after authentication, the scope and read-only checks (write-access.ts) and body parsing, so a
+// replay only ever reaches the API key that made the request, and only while it may still make it.
 import type { RequestHandler } from "express";
 import { beginIdempotentRequest, finishIdempotentRequest } from "../../core/idempotency/idempotent-request.ts";
 import type { Runtime } from "../../core/runtime.ts";
@@ -9,6 +11,7 @@ export function idempotency(runtime: Runtime): RequestHandler {
     if (req.method !== "POST" || key === undefined || !req.caller) return next();
     const start = await beginIdempotentRequest(runtime.db.prisma, runtime.wallClock, {
       tenantId: req.caller.tenantId,
+      apiKeyId: req.caller.keyId,
       key,
       method: req.method,
       path: req.baseUrl + req.path,
