@@ -1,25 +1,19 @@
 // The checkout's card steps, shared by subscriptions and orders: tokenize the typed card, then the
-// first charge. A refusal names the card_number field with a pt-BR message; a timeout is settled on
-// the spot by asking the gateway, never guessed.
+// first charge. A refusal names the card_number field with one generic pt-BR text (refusal-texts.ts);
+// a timeout is settled on the spot by asking the gateway, never guessed.
 import { chargeCard, fetchChargeStatus, tokenizeCard, type GatewayCallContext } from "../gateways/gateway-calls.ts";
 import { fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
 import type { SavedCard } from "./create-checkout-records.ts";
 import { announceCharge, dropChargeIntent } from "./checkout-charge-intent.ts";
+import { declineText } from "./refusal-texts.ts";
 
 /** A checkout Pix QR is payable for one day; unpaid, the pending subscription is canceled (an order stays pending). */
 export const CHECKOUT_PIX_TTL_MS = 86_400_000;
 
-const DECLINE_MESSAGES: Record<string, string> = {
-  card_declined: "cartão recusado pelo emissor",
-  insufficient_funds: "saldo ou limite insuficiente",
-  expired_card: "cartão vencido",
-  gateway_unavailable: "não foi possível validar o cartão agora; tente novamente",
-};
-
 export async function tokenize(gw: GatewayCallContext, reference: string, input: CheckoutInput): Promise<SavedCard> {
   const result = await tokenizeCard(gw, reference, input.card!);
-  if (!result.ok) throw fieldError("card_number", DECLINE_MESSAGES[result.code] ?? "cartão recusado");
+  if (!result.ok) throw fieldError("card_number", declineText(result.code));
   return { token: result.token, brand: result.brand, last4: result.last4, expMonth: result.expMonth, expYear: result.expYear };
 }
 
@@ -34,5 +28,5 @@ export async function chargeAtCheckout(gw: GatewayCallContext, card: SavedCard, 
   if (result.outcome === "approved") return result.chargeId;
   if (result.outcome === "declined") await dropChargeIntent(gw.prisma, idempotencyKey);
   if (result.outcome === "unknown") throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
-  throw fieldError("card_number", DECLINE_MESSAGES[result.detailCode] ?? "cartão recusado");
+  throw fieldError("card_number", declineText(result.detailCode));
 }

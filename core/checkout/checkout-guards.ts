@@ -2,6 +2,7 @@
 // Each refusal names the form field it is about.
 import type { Coupon, Customer, PrismaClient } from "../../generated/prisma/client.ts";
 import { AppError } from "../shared/errors.ts";
+import { couponRefusal } from "./refusal-texts.ts";
 
 export function fieldError(field: string, error: string): AppError {
   return new AppError("invalid_field", { error, extra: { field } });
@@ -23,11 +24,13 @@ export async function findCheckoutCustomer(
   return byExternalId;
 }
 
-/** The coupon typed at checkout, when it exists, is active, unexpired and not exhausted. */
+/** The coupon typed at checkout, when it exists, is active, unexpired and not exhausted; else one generic refusal. */
 export async function findCheckoutCoupon(prisma: PrismaClient, tenantId: string, code: string | null, now: Date): Promise<Coupon | null> {
   if (!code) return null;
   const coupon = await prisma.coupon.findUnique({ where: { tenantId_code: { tenantId, code } } });
-  if (!coupon || !coupon.active || (coupon.expiresAt && coupon.expiresAt.getTime() <= now.getTime())) throw fieldError("coupon", "cupom inválido ou expirado");
-  if (coupon.maxRedemptions !== null && coupon.redeemedCount >= coupon.maxRedemptions) throw fieldError("coupon", "cupom esgotado");
+  if (!coupon) throw couponRefusal("unknown");
+  if (!coupon.active) throw couponRefusal("inactive");
+  if (coupon.expiresAt && coupon.expiresAt.getTime() <= now.getTime()) throw couponRefusal("expired");
+  if (coupon.maxRedemptions !== null && coupon.redeemedCount >= coupon.maxRedemptions) throw couponRefusal("exhausted");
   return coupon;
 }

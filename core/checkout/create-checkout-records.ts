@@ -9,8 +9,8 @@ import { newId } from "../shared/ids.ts";
 import type { InvoiceAmount } from "../billing/invoice-amount.ts";
 import { afterDiscountedCycle } from "../billing/next-charge.ts";
 import { recordReferral } from "../referrals/record-referral.ts";
-import { fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
+import { couponRefusal } from "./refusal-texts.ts";
 
 export interface SavedCard {
   token: string;
@@ -106,7 +106,7 @@ async function redeemCoupon(tx: Prisma.TransactionClient, r: CheckoutRecords, cu
   const taken = await tx.$executeRaw`
     UPDATE coupons SET redeemed_count = redeemed_count + 1
     WHERE id = ${coupon.id} AND tenant_id = ${r.tenantId} AND (max_redemptions IS NULL OR redeemed_count < max_redemptions)`;
-  if (taken !== 1) throw fieldError("coupon", "cupom esgotado");
+  if (taken !== 1) throw couponRefusal("exhausted");
   // A first invoice paid with the discount uses up the coupon's first cycle.
   const usedNow = r.firstInvoice?.paid && r.firstInvoice.discountCents > 0;
   const { cyclesRemaining: left, active } = usedNow ? afterDiscountedCycle(coupon.cycles) : { cyclesRemaining: coupon.cycles, active: true };

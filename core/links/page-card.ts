@@ -1,21 +1,15 @@
 // Card handling shared by the /pay kinds: tokenize the typed card (the number and CVC live only in
 // memory until the adapter's tokenizer), the page's lease on a subscription so two submissions (or a
-// submission and the billing run) never charge at once, and the pt-BR refusal messages.
+// submission and the billing run) never charge at once, and the refusal (one generic text, refusal-texts.ts).
 import type { CardInput, TokenizeResult } from "../gateways/adapter.ts";
 import { tokenizeCard, type GatewayCallContext } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import type { Runtime } from "../runtime.ts";
+import { declineText } from "../checkout/refusal-texts.ts";
 import { AppError } from "../shared/errors.ts";
 
-export const DECLINE_MESSAGES: Record<string, string> = {
-  card_declined: "cartão recusado pelo emissor",
-  insufficient_funds: "saldo ou limite insuficiente",
-  expired_card: "cartão vencido",
-  gateway_unavailable: "não foi possível validar o cartão agora; tente novamente",
-};
-
 export function cardRefusal(code: string): AppError {
-  return new AppError("invalid_field", { error: DECLINE_MESSAGES[code] ?? "cartão recusado", extra: { field: "card_number" } });
+  return new AppError("invalid_field", { error: declineText(code), extra: { field: "card_number" } });
 }
 
 type Account = Parameters<typeof accountRef>[0] & { provider: string };

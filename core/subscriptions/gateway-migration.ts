@@ -28,6 +28,7 @@ import { applyOfferChange } from "./apply-offer-change.ts";
 import { chargePlanChange, reserveProration } from "./charge-plan-change.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
 import { saveCard } from "../customers/save-card.ts";
+import { CARD_NOT_APPROVED, declineText } from "../checkout/refusal-texts.ts";
 
 const LINK_TTL_MS = 7 * 86_400_000;
 
@@ -74,7 +75,7 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
   const account: GatewayAccount = offer.gatewayAccount;
   const gw = { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: sub.id, now };
   const token = await tokenizeCard(gw, link.id, input.card);
-  if (!token.ok) throw cardError("cartão recusado");
+  if (!token.ok) throw cardError(declineText(token.code));
   const card = await saveCard(prisma, { tenantId, customerId: sub.customerId, gatewayAccountId: account.id, token });
   const newPeriod = { start: now, end: periodEnd(now, offer.interval ?? "MONTH", now.getUTCDate()), anchorDay: now.getUTCDate() };
 
@@ -90,7 +91,7 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
     subscriptionId: sub.id,
     reservation,
     now,
-    declined: () => cardError("cartão recusado"),
+    declined: () => cardError(CARD_NOT_APPROVED),
     apply: async (tx, current, paymentId) => {
       const taken = await tx.link.updateMany({ where: { id: link.id, tenantId, status: "OPEN" }, data: { status: "PAID", usedAt: now } });
       if (taken.count !== 1) throw gone();

@@ -1,6 +1,7 @@
 // Hosted checkout (service-contract §3): GET and POST /checkout/{offer_id} and the Pix QR image.
 // Thin: the form parser, the tracking capture and startCheckout own every rule. The request body is
-// never logged, and a failure is logged without card data (see logSafely).
+// never logged, and a failure is logged without card data (see logSafely). Posts to a LIVE offer
+// are limited per address and per offer (attempt-limits.ts).
 import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
 import QRCode from "qrcode";
 import type { CheckoutResult } from "../../core/checkout/checkout-input.ts";
@@ -14,6 +15,7 @@ import { tenantClock } from "../../core/shared/clock.ts";
 import { isAppError } from "../../core/shared/errors.ts";
 import { toHttp } from "../error-map.ts";
 import { bodyParsing } from "../middleware/body.ts";
+import { attemptLimits, type AttemptLimitOptions } from "./attempt-limits.ts";
 import { renderCheckoutPage } from "./checkout-page.ts";
 import { logSafely } from "./log-safely.ts";
 import { sameOriginPost } from "./same-origin-post.ts";
@@ -65,6 +67,7 @@ function resultBody(result: CheckoutResult) {
 }
 
 function messageFor(status: number, code: string, error: string): [string, string] {
+  if (code === "rate_limited") return ["Muitas tentativas", "Muitas tentativas. Aguarde um minuto e tente novamente."];
   if (code === "cross_site_request") return ["Envio bloqueado", "Por segurança, este formulário só pode ser enviado pela própria página de assinatura. Abra o link de novo e envie por ela."];
   if (status === 404) return ["Oferta não encontrada", "Este link de assinatura não existe ou não está mais disponível."];
   if (status >= 500) return ["Algo deu errado", "Não conseguimos concluir agora. Tente novamente em instantes."];
@@ -72,10 +75,25 @@ function messageFor(status: number, code: string, error: string): [string, strin
   return ["Não foi possível continuar", error];
 }
 
-export function checkoutRouter(runtime: Runtime): Router {
+/** The offer a post is about, kept for the handler: the limits and the checkout read it once. */
+function offerOf(res: Response): CheckoutOffer | undefined {
+  return res.locals.checkoutOffer as CheckoutOffer | undefined;
+}
+
+export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {}): Router {
   const r = Router();
   const prisma = runtime.db.prisma;
   r.use("/checkout", hostedPageHeaders(runtime));
+  const limits = attemptLimits(
+    "checkout",
+    async (req, res) => {
+      const offer = await getCheckoutOffer(prisma, String(req.params.offerId ?? "")).catch(() => null);
+      if (!offer) return null; // the route answers its 404
+      res.locals.checkoutOffer = offer;
+      return { id: offer.id, live: offer.tenantMode === "LIVE" };
+    },
+    opts,
+  );
 
   r.get("/checkout/:offerId", async (req, res) => {
     const offer = await getCheckoutOffer(prisma, req.params.offerId);
@@ -89,9 +107,9 @@ export function checkoutRouter(runtime: Runtime): Router {
     sendHostedPage(res, runtime, 200, renderCheckoutPage({ offer, values: textValues(query, PREFILL), tracking, error: null }));
   });
 
-  r.post("/checkout/:offerId", sameOriginPost(runtime.config.publicUrl), ...bodyParsing(), async (req, res) => {
+  r.post("/checkout/:offerId", sameOriginPost(runtime.config.publicUrl), limits, ...bodyParsing(), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const offer = await getCheckoutOffer(prisma, String(req.params.offerId ?? ""));
+    const offer = offerOf(res) ?? (await getCheckoutOffer(prisma, String(req.params.offerId ?? "")));
     const now = clockOf(runtime, offer).now();
     const tracking = trackingFromForm(body, externalReferer(req, runtime.config.publicUrl), now);
     const json = wantsJson(req);
@@ -106,7 +124,11 @@ export function checkoutRouter(runtime: Runtime): Router {
     try {
       result = await startCheckout(runtime, { ...form.value, offerId: offer.id, tracking });
     } catch (e) {
-      if (isAppError(e) && e.key === "invalid_field") return refuse(e.status, String(e.body.field ?? ""), e.body.error);
+      if (isAppError(e) && e.key === "invalid_field") {
+        // The page says only "cupom inválido ou indisponível"; the operator's log keeps why.
+        if (e.cause) (req.log ?? runtime.logger).info({ offer_id: offer.id, field: e.body.field, reason: e.cause }, "checkout refused a coupon");
+        return refuse(e.status, String(e.body.field ?? ""), e.body.error);
+      }
       // Other refusals (4xx) keep the visitor on the form, with the message in the banner.
       if (isAppError(e) && !json && e.status < 500 && e.status !== 404) return refuse(e.status, "", e.body.error);
       throw e;

@@ -1,12 +1,15 @@
 // Hosted /pay/{token}: one page for every link kind (service-contract §3). Thin: describePayLink and
 // payLink own every rule. Unknown tokens get a 404 page, expired and used ones a 410 page. The request
-// body is never logged; a failure is logged without card data (as on the checkout).
+// body is never logged; a failure is logged without card data (as on the checkout). Posts to a LIVE
+// tenant's link are limited per address and per link (attempt-limits.ts).
 import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
 import { describePayLink, payLink, type PayOutcome } from "../../core/links/pay-link.ts";
+import { payLinkTenantMode } from "../../core/links/pay-link-tenant-mode.ts";
 import type { Runtime } from "../../core/runtime.ts";
 import { isAppError } from "../../core/shared/errors.ts";
 import { toHttp } from "../error-map.ts";
 import { bodyParsing } from "../middleware/body.ts";
+import { attemptLimits, type AttemptLimitOptions } from "./attempt-limits.ts";
 import { renderMessagePage } from "./layout.ts";
 import { renderPayPage, renderPayResultPage } from "./pay-page.ts";
 import { logSafely } from "./log-safely.ts";
@@ -43,6 +46,7 @@ function outcomeBody(o: PayOutcome) {
 }
 
 function messageFor(status: number, code: string, error: string): [string, string] {
+  if (code === "rate_limited") return ["Muitas tentativas", "Muitas tentativas. Aguarde um minuto e tente novamente."];
   if (code === "cross_site_request") return ["Envio bloqueado", "Por segurança, este formulário só pode ser enviado pela própria página de pagamento. Abra o link de novo e envie por ela."];
   if (status === 404) return ["Link não encontrado", "Este link de pagamento não existe. Confira o endereço ou peça um novo link ao vendedor."];
   if (code === "link_expired") return ["Link expirado", `${error[0]?.toUpperCase() ?? ""}${error.slice(1)}. Peça um novo link ao vendedor.`];
@@ -52,9 +56,10 @@ function messageFor(status: number, code: string, error: string): [string, strin
   return ["Não foi possível continuar", error];
 }
 
-export function payRouter(runtime: Runtime): Router {
+export function payRouter(runtime: Runtime, opts: AttemptLimitOptions = {}): Router {
   const r = Router();
   r.use("/pay", hostedPageHeaders(runtime));
+  const limits = attemptLimits("pay", (req) => payLinkTenantMode(runtime.db.prisma, String(req.params.token ?? "")), opts);
 
   r.get("/pay/:token", async (req, res) => {
     const token = String(req.params.token ?? "");
@@ -62,7 +67,7 @@ export function payRouter(runtime: Runtime): Router {
     sendHostedPage(res, runtime, 200, renderPayPage({ token, view, values: {}, error: null }));
   });
 
-  r.post("/pay/:token", sameOriginPost(runtime.config.publicUrl), ...bodyParsing(), async (req, res) => {
+  r.post("/pay/:token", sameOriginPost(runtime.config.publicUrl), limits, ...bodyParsing(), async (req, res) => {
     const token = String(req.params.token ?? "");
     const body = (req.body ?? {}) as Record<string, unknown>;
     const json = wantsJson(req);

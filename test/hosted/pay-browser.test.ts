@@ -52,7 +52,7 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted /pay in a browser", () => {
 
     await fillCard(page, "4000000000000002");
     await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
-    expect(await page.textContent("#e-card_number")).toBe("cartão recusado pelo emissor");
+    expect(await page.textContent("#e-card_number")).toBe("pagamento não aprovado; verifique os dados ou use outro cartão");
     expect(await page.inputValue('[name="card_number"]')).toBe("");
     expect(await page.inputValue('[name="card_cvc"]')).toBe("");
     expect(await page.inputValue('[name="card_holder"]')).toBe("MARIA SILVA");

@@ -169,7 +169,7 @@ describe("/pay/{token}", () => {
     for (let i = 0; i < 3; i++) {
       const refused = await payJson(token, CARD(CARDS.insufficient));
       expect(refused.status).toBe(422);
-      expect(refused.body.error).toBe("saldo ou limite insuficiente");
+      expect(refused.body.error).toBe("pagamento não aprovado; verifique os dados ou use outro cartão");
     }
     await log.collect();
     expect(log.of(id).filter((e) => e.startsWith("invoice.payment_failed"))).toHaveLength(1);

@@ -55,7 +55,7 @@ describe("checkout outcomes", () => {
     await subscribe(t.monthlyOfferId, { coupon: "UMA" });
     const second = await checkout(t.monthlyOfferId, { coupon: "UMA" });
     expect(second.status).toBe(422);
-    expect(second.body).toMatchObject({ field: "coupon", error: "cupom esgotado" });
+    expect(second.body).toMatchObject({ field: "coupon", error: "cupom inválido ou indisponível" });
     expect((await get(`/v1/subscriptions`, t.readKey)).body.results).toHaveLength(1);
   });
 
