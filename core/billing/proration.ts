@@ -9,10 +9,14 @@ export function annualizedCents(priceCents: number, interval: Interval): number 
   return interval === "YEAR" ? priceCents : priceCents * 12;
 }
 
-/** `amountCents × part / whole`, rounded half up, for non-negative integers. */
+/**
+ * `amountCents × part / whole`, rounded half up, for non-negative integers. In BigInt: a yearly
+ * price times the seconds of a year passes 2^53, where a float product loses the remainder.
+ */
 export function roundHalfUp(amountCents: number, part: number, whole: number): number {
   if (whole <= 0) return 0;
-  return Math.floor((2 * amountCents * part + whole) / (2 * whole));
+  const w = BigInt(whole);
+  return Number((2n * BigInt(amountCents) * BigInt(part) + w) / (2n * w));
 }
 
 /** Whole seconds of the period and whole seconds left at `now` (never negative, never more than the period). */
