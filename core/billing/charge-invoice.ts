@@ -32,7 +32,7 @@ export async function chargeInvoice(runtime: Runtime, input: { tenantId: string;
   }
   const result = await chargeCard(
     { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: invoice.subscriptionId, paymentId: payment.id, now },
-    { token: method.token, amountCents: invoice.amountCents, currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId },
+    { token: method.token, amountCents: invoice.amountCents, currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId, offSession: true },
   );
   runtime.faults?.("after-gateway-charge");
   if (result.outcome === "unknown") {

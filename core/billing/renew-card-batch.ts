@@ -178,7 +178,7 @@ async function chargeAll(runtime: Runtime, renewals: Renewal[], concurrency: num
       try {
         const outcome = await chargeCard(
           { prisma, adapter: runtime.gateways.adapter(r.c.provider), account, subscriptionId: r.c.id, paymentId: r.paymentId, now: r.now, log: (e) => logs.push(e) },
-          { token: r.c.token, amountCents: r.amountCents, currency: r.c.currency, idempotencyKey: `${r.invoiceId}:1`, reference: r.invoiceId },
+          { token: r.c.token, amountCents: r.amountCents, currency: r.c.currency, idempotencyKey: `${r.invoiceId}:1`, reference: r.invoiceId, offSession: true },
         );
         runtime.faults?.("after-gateway-charge");
         r.result = outcome;

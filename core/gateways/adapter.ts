@@ -32,6 +32,11 @@ export interface ChargeRequest {
   idempotencyKey: string;
   /** Our own code of the charge (inv_/ord_). */
   reference: string;
+  /**
+   * Merchant-initiated, with the customer away (renewals, retries, charge-now, proration), as Stripe's
+   * `off_session`. Absent: the customer is on our page (checkout, /pay).
+   */
+  offSession?: boolean;
 }
 
 export interface ChargeResult {

@@ -54,7 +54,9 @@ export class SandboxAdapter implements GatewayAdapter {
     else if (req.amountCents < account.capabilities.minimumChargeCents) [status, detailCode] = ["declined", "amount_too_small"];
     else if (behaviour === "card_declined") [status, detailCode] = ["declined", "card_declined"];
     else if (behaviour === "insufficient_funds") [status, detailCode] = ["declined", "insufficient_funds"];
-    else if (behaviour === "declines_after_first" && (await this.approvedChargesOf(account.tenantId, req.token)) > 0)
+    // "Accepted at checkout, every later charge declines": an off-session charge is always later,
+    // even the first one (a trial's end); on a page, only what follows an approved charge.
+    else if (behaviour === "declines_after_first" && (req.offSession || (await this.approvedChargesOf(account.tenantId, req.token)) > 0))
       [status, detailCode] = ["declined", "insufficient_funds"];
     const chargebackAt = behaviour === "chargeback" && status === "approved" ? new Date(now.getTime() + DAY_MS) : null;
     // One round trip on the hot path: the insert itself tells a first call from a replay.

@@ -121,7 +121,7 @@ export async function chargePlanChange(
   const prisma = runtime.db.prisma;
   const { tenantId, reservation: r, now } = input;
   const gw = { prisma, adapter: runtime.gateways.adapter(r.account.provider), account: accountRef(r.account), subscriptionId: input.subscriptionId, paymentId: r.paymentId, now };
-  let verdict = await chargeCard(gw, { token: r.token, amountCents: r.amountCents, currency: r.currency, idempotencyKey: r.idempotencyKey, reference: r.invoiceId });
+  let verdict = await chargeCard(gw, { token: r.token, amountCents: r.amountCents, currency: r.currency, idempotencyKey: r.idempotencyKey, reference: r.invoiceId, offSession: true });
   runtime.faults?.("after-gateway-charge");
   if (verdict.outcome === "unknown") {
     // One immediate look at the gateway's record before giving up (a timeout may still have charged).

@@ -112,6 +112,24 @@ describe("trials", () => {
     expect((await subscription(t, sub.subscription_id)).status).toBe("past_due");
   });
 
+  it("a trial with the later-declines card 4000000000000341: accepted at checkout, declined at the trial's end, past_due and the retry schedule", async () => {
+    const t = await newTenant();
+    const offerId = await makeOffer(t, { trialDays: 7 });
+    await advanceClock(t, "2027-10-01T10:00:00.000Z");
+    const sub = await subscribe(offerId, { card_number: CARDS.laterDeclines });
+    expect(sub.status).toBe("trialing");
+    const log = new EventLog(t);
+    await log.advance("2027-10-08T10:00:00.000Z");
+    expect((await subscription(t, sub.subscription_id)).status).toBe("past_due");
+    expect(log.of(sub.subscription_id)).toEqual(["subscription.trial_started:trialing", "invoice.payment_failed:past_due", "subscription.past_due:past_due"]);
+    // D+1 retry: declined again, still past_due; the schedule goes on to suspension after D+9.
+    await log.advance("2027-10-09T10:00:00.000Z");
+    const charges = (await gatewayEvents(t, sub.subscription_id)).filter((e) => e.kind === "charge_card");
+    expect(charges.map((e) => e.outcome)).toEqual(["declined", "declined"]);
+    await log.advance("2027-10-17T10:00:00.000Z");
+    expect((await subscription(t, sub.subscription_id)).status).toBe("suspended");
+  });
+
   it("a trial without a card ends in an open invoice with a payment link, past_due, then suspension", async () => {
     const t = await newTenant();
     const offerId = await makeOffer(t, { trialDays: 10 });
