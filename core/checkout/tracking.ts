@@ -45,26 +45,58 @@ function personalName(key: string): boolean {
   return t.some((x) => NAME_TOKENS.has(x)) && (t.length === 1 || t.some((x) => PERSON_TOKENS.has(x)));
 }
 
-/** A run of 13 to 19 digits (spaces or dashes between them allowed) that passes Luhn with a card's first digit (2-6). */
-export function holdsCardNumber(value: string): boolean {
-  for (const m of value.matchAll(/(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g)) {
-    const digits = m[0].replace(/\D/g, "");
-    if (!/^[2-6]/.test(digits)) continue;
+/** Digit groups joined by anything that is neither a letter nor a digit (spaces, dots, slashes, tabs, NBSP...). */
+const DIGIT_RUN = /\p{Nd}+(?:[^\p{L}\p{N}]+\p{Nd}+)*/gu;
+const DIGIT_GROUP = /\p{Nd}+/gu;
+const DAY_MS = 86_400_000;
+
+/**
+ * A Unix time in milliseconds (13 digits, from 2001 to the capture instant): Meta's fbc/fbp cookies
+ * carry one ("fb.1.1596403881668.1116446470"). No card brand issues a 13-digit number that reads as a
+ * past instant (a 13-digit Visa, 4…, would be the year 2096), so such a group is not counted.
+ */
+function isMillisecondTime(group: string, now: Date): boolean {
+  if (!/^[0-9]{13}$/.test(group)) return false;
+  const ms = Number(group);
+  return ms >= 1e12 && ms <= now.getTime() + DAY_MS;
+}
+
+/** Some consecutive groups hold 13 to 19 digits together. */
+function spansCardLength(lengths: number[]): boolean {
+  for (let i = 0; i < lengths.length; i++) {
     let sum = 0;
-    for (let i = 0; i < digits.length; i++) {
-      let d = Number(digits[digits.length - 1 - i]);
-      if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-      sum += d;
+    for (let j = i; j < lengths.length && sum <= 19; j++) {
+      sum += lengths[j]!;
+      if (sum >= 13 && sum <= 19) return true;
     }
-    if (sum % 10 === 0) return true;
   }
   return false;
 }
 
-function personalValue(value: string): boolean {
-  if (EMAIL.test(value)) return true;
+/**
+ * Card-like: after NFKC (full-width and other compatibility digits become ASCII), 13 to 19 digits of
+ * whole groups joined by non-alphanumeric separators, whatever the separator, the first digit or Luhn
+ * (a card typed as 4242.4242.4242.4242, 4242/4242/..., with tabs or no-break spaces). Digits of any
+ * script count. A single group longer than 19 digits is an id, not a card.
+ */
+export function holdsCardNumber(value: string, now: Date): boolean {
+  for (const [run] of value.normalize("NFKC").matchAll(DIGIT_RUN)) {
+    let lengths: number[] = [];
+    const segments = [lengths];
+    for (const [group] of run.matchAll(DIGIT_GROUP)) {
+      if (isMillisecondTime(group, now)) segments.push((lengths = []));
+      else lengths.push([...group].length);
+    }
+    if (segments.some(spansCardLength)) return true;
+  }
+  return false;
+}
+
+function personalValue(raw: string, now: Date): boolean {
   // Card data never rides along in attribution, whatever the parameter is called.
-  if (holdsCardNumber(value)) return true;
+  if (holdsCardNumber(raw, now)) return true;
+  const value = raw.normalize("NFKC");
+  if (EMAIL.test(value)) return true;
   const s = value.trim();
   if (!DIGITISH.test(s)) return false;
   const digits = s.replace(/\D/g, "").length;
@@ -75,8 +107,11 @@ function personalValue(value: string): boolean {
   return normalizeTaxDocument(s) !== null || isValidPhoneNumber(s, "BR");
 }
 
-function personal(key: string, value: string): boolean {
-  return CUSTOMER_FIELDS.has(key.toLowerCase()) || key.toLowerCase().startsWith("card_") || personalName(key) || personalValue(value);
+/** A parameter to leave out: personal by its name or its value, or a card number in either. */
+function personal(rawKey: string, value: string, now: Date): boolean {
+  const key = rawKey.normalize("NFKC");
+  const k = key.toLowerCase();
+  return CUSTOMER_FIELDS.has(k) || k.startsWith("card_") || personalName(key) || holdsCardNumber(key, now) || personalValue(value, now);
 }
 
 function clean(value: string | undefined, max = MAX_VALUE): string | null {
@@ -84,8 +119,19 @@ function clean(value: string | undefined, max = MAX_VALUE): string | null {
   return v ? v.slice(0, max) : null;
 }
 
-/** An http(s) URL without personal-data parameters, credentials or fragment; null when not a URL. */
-function withoutPersonalData(raw: string | undefined): string | null {
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * An http(s) URL without personal-data parameters, credentials or fragment; null when not a URL, or
+ * when a card number sits outside its parameters (host, path).
+ */
+function withoutPersonalData(raw: string | undefined, now: Date): string | null {
   const value = clean(raw, MAX_URL);
   if (!value) return null;
   let url: URL;
@@ -99,21 +145,22 @@ function withoutPersonalData(raw: string | undefined): string | null {
   url.password = "";
   url.hash = "";
   for (const key of new Set(url.searchParams.keys())) {
-    if (url.searchParams.getAll(key).some((v) => personal(key, v))) url.searchParams.delete(key);
+    if (url.searchParams.getAll(key).some((v) => personal(key, v, now))) url.searchParams.delete(key);
   }
-  return url.toString().slice(0, MAX_URL);
+  const kept = url.toString().slice(0, MAX_URL);
+  return holdsCardNumber(decoded(kept), now) ? null : kept;
 }
 
 function build(values: Record<string, string>, referrer: string | null, landingUrl: string | null, capturedAt: Date): Tracking | null {
   const params: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
     if (Object.keys(params).length >= MAX_PARAMS) break;
-    if (key.length > MAX_KEY || NOT_PARAMS.has(key) || (FIELDS as readonly string[]).includes(key) || personal(key, value)) continue;
+    if (key.length > MAX_KEY || NOT_PARAMS.has(key) || (FIELDS as readonly string[]).includes(key) || personal(key, value, capturedAt)) continue;
     params[key] = value.trim().slice(0, MAX_VALUE);
   }
   const field = (k: (typeof FIELDS)[number]) => {
     const v = clean(values[k]);
-    return v && !personalValue(v) ? v : null;
+    return v && !personalValue(v, capturedAt) ? v : null;
   };
   const tracking: Tracking = {
     utm_source: field("utm_source"),
@@ -125,8 +172,8 @@ function build(values: Record<string, string>, referrer: string | null, landingU
     fbclid: field("fbclid"),
     fbc: field("fbc"),
     fbp: field("fbp"),
-    referrer: withoutPersonalData(referrer ?? undefined),
-    landing_url: withoutPersonalData(landingUrl ?? undefined),
+    referrer: withoutPersonalData(referrer ?? undefined, capturedAt),
+    landing_url: withoutPersonalData(landingUrl ?? undefined, capturedAt),
     params,
     captured_at: capturedAt.toISOString(),
     inherited: false,

@@ -90,7 +90,8 @@ describe("captureTracking", () => {
       captured_at: "2020-01-01T00:00:00Z",
       inherited: "true",
     });
-    expect(t?.params).toEqual({ adset_name: "lookalike", nome_campanha: "verao", gad_campaignid: "21234567890", ad_id: "238512345678901234", promo: "" });
+    // ad_id: 18 digits read as a card number whatever Luhn says (issue 16 #5); shorter ids stay.
+    expect(t?.params).toEqual({ adset_name: "lookalike", nome_campanha: "verao", gad_campaignid: "21234567890", promo: "" });
     expect(t?.referrer).toBeNull();
     expect(t?.captured_at).toBe("2026-03-15T12:00:00.000Z");
     expect(t?.inherited).toBe(false);
@@ -173,10 +174,11 @@ describe("card data under other names", () => {
       security_code: "123",
       cc_number: "4242424242424242",
       codigo_de_seguranca: "123",
-      ad_id: "238512345678901234", // not Luhn-valid: an ad id stays
+      ad_id: "238512345678901234", // not Luhn-valid, dropped all the same: 13-19 digits are a card number to us
+      campaign_id: "120208765432", // 12 digits: an id
     };
     const t = trackingFromForm(body, "https://blog.example.com/?pan=4242424242424242&post=7", NOW);
-    expect(t?.params).toEqual({ ad_id: "238512345678901234" });
+    expect(t?.params).toEqual({ campaign_id: "120208765432" });
     expect(t?.referrer).toBe("https://blog.example.com/?post=7");
     const landing = capture({ utm_source: "x", n: "4111111111111111" });
     expect(landing?.params).toEqual({});
