@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import client from "prom-client";
 import { ulid } from "../core/shared/ids.ts";
 import { registry } from "../core/shared/metrics.ts";
+import { documentedRoute } from "./openapi/routes.ts";
 
 export { registry };
 
@@ -22,10 +23,33 @@ const latency = new client.Histogram({
   registers: [registry],
 });
 
-/** The matched route template (never the raw path: ids would explode cardinality). */
+const V1 = /^\/v1(\/|$)/i;
+
+/** The path of a request target: origin form (`/v1/…?q`), or absolute form as a proxy may send it. */
+function pathOf(target: string): string | undefined {
+  if (target.startsWith("/")) return target.split("?")[0];
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The route template (never the raw path: ids would explode cardinality). A /v1 path is matched
+ * against the OpenAPI document's templates, so a route keeps one label whatever answered it: the
+ * route (200, 404), the key check (401), the body or Idempotency-Key checks (400), the limiter (429).
+ * Express's matched route is only known once a router got that far, and without its mount path after.
+ */
 function routeLabel(req: Request): string {
-  if (req.route?.path) return `${req.baseUrl}${String(req.route.path)}`;
-  if (req.originalUrl.startsWith("/graphql")) return "/graphql";
+  const path = pathOf(req.originalUrl);
+  if (path === undefined) return "unmatched";
+  const documented = documentedRoute(path);
+  if (documented) return documented.label;
+  const matched = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : undefined;
+  // Under /v1, a route label without its /v1 mount is a /v1 route's stripped label, not another route.
+  if (matched && (!V1.test(path) || V1.test(matched))) return matched;
+  if (path.startsWith("/graphql")) return "/graphql";
   return "unmatched";
 }
 

@@ -9,6 +9,8 @@ const LIMIT_BYTES = 100 * 1024;
 const ACCEPTED = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"];
 /** No documented field is nested; deeper bodies would only feed recursion further down (idempotency hash). */
 const MAX_DEPTH = 32;
+/** A UTF-16 surrogate not in a pair: JSON may spell one ("\ud800"), but no UTF-8 text (PostgreSQL) can hold it. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 const requireKnownType: RequestHandler = (req, _res, next) => {
   const hasBody = Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
@@ -16,22 +18,29 @@ const requireKnownType: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Nesting depth of a parsed body, measured without recursion. */
-function depthExceeds(body: unknown, max: number): boolean {
+/** What is wrong with a parsed body's shape or text, if anything; walked without recursion. */
+function bodyFault(body: unknown, maxDepth: number): string | null {
   const stack: [unknown, number][] = [[body, 0]];
   while (stack.length) {
     const [v, d] = stack.pop()!;
-    if (d > max) return true;
-    if (v && typeof v === "object") for (const x of Object.values(v)) stack.push([x, d + 1]);
+    if (d > maxDepth) return "the body is nested too deeply";
+    if (typeof v === "string" && LONE_SURROGATE.test(v)) return "the body holds an unpaired UTF-16 surrogate";
+    if (!v || typeof v !== "object") continue;
+    for (const [k, x] of Object.entries(v)) {
+      if (LONE_SURROGATE.test(k)) return "the body holds an unpaired UTF-16 surrogate";
+      stack.push([x, d + 1]);
+    }
   }
-  return false;
+  return null;
 }
 
 const requireObject: RequestHandler = (req, _res, next) => {
   if (req.method === "POST" && req.body !== undefined && (req.body === null || typeof req.body !== "object" || Array.isArray(req.body))) {
     throw new AppError("invalid_body", { error: "the body must be an object" });
   }
-  if (req.body !== undefined && depthExceeds(req.body, MAX_DEPTH)) throw new AppError("invalid_body", { error: "the body is nested too deeply" });
+  // Refused here, before idempotency and the core: nothing is stored for such a body.
+  const fault = req.body === undefined ? null : bodyFault(req.body, MAX_DEPTH);
+  if (fault) throw new AppError("invalid_body", { error: fault });
   next();
 };
 

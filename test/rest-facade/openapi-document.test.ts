@@ -132,7 +132,7 @@ describe("OpenAPI document", () => {
     }
     expect(ids.size).toBe(operations().length);
     const tooMany = resolve(doc.paths["/v1/events"].get.responses["429"].$ref) as Json;
-    expect(Object.keys(tooMany.headers)).toEqual(["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]);
+    expect(Object.keys(tooMany.headers)).toEqual(["Retry-After", "RateLimit-Policy", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]);
   });
 
   it("documents the 19 webhook events with both signature header sets", () => {
@@ -168,6 +168,80 @@ describe("OpenAPI document", () => {
     for (const name of ["SubscriptionPayload", "SubscriptionListItem", "PaymentRow", "PaymentDetail", "EntitlementsResponse", "EntitlementRow", "GatewayEventRow", "EventEnvelope"]) {
       expect(s[name].additionalProperties, name).toBe(false);
     }
+  });
+});
+
+/** The object schemas an answer can hold, reached through refs, combinators, items and properties. */
+function objectSchemas(root: unknown, at: string, seen = new Set<string>()): Array<[string, Json]> {
+  const out: Array<[string, Json]> = [];
+  const visit = (node: unknown, where: string) => {
+    if (!node || typeof node !== "object") return;
+    const n = node as Json;
+    if (typeof n.$ref === "string") {
+      if (seen.has(n.$ref)) return;
+      seen.add(n.$ref);
+      return visit(resolve(n.$ref), n.$ref);
+    }
+    const types = ([] as unknown[]).concat(n.type ?? []);
+    if (types.includes("object") && n.properties) out.push([where, n]);
+    for (const k of ["allOf", "anyOf", "oneOf"]) (n[k] as unknown[] | undefined)?.forEach((x, i) => visit(x, `${where}/${k}/${i}`));
+    for (const k of ["items", "then", "else", "additionalProperties"]) visit(n[k], `${where}/${k}`);
+    for (const [name, x] of Object.entries((n.properties ?? {}) as Json)) visit(x, `${where}/properties/${name}`);
+  };
+  visit(root, at);
+  return out;
+}
+
+function answers(): Array<[string, string, string, Json]> {
+  const out: Array<[string, string, string, Json]> = [];
+  for (const [method, path, op] of operations()) {
+    for (const [status, r] of Object.entries(op.responses as Json)) {
+      const response = (r.$ref ? resolve(r.$ref) : r) as Json;
+      out.push([method, path, status, response]);
+    }
+  }
+  return out;
+}
+
+describe("OpenAPI document for generated clients (issue 16)", () => {
+  it("lists `required` on every object schema of a 2xx answer and of a webhook payload", () => {
+    const seen = new Set<string>();
+    const missing: string[] = [];
+    for (const [method, path, status, response] of answers()) {
+      if (!status.startsWith("2")) continue;
+      const schema = response.content?.["application/json"]?.schema;
+      for (const [where, obj] of objectSchemas(schema, `${method} ${path} ${status}`, seen)) if (!Array.isArray(obj.required)) missing.push(where);
+    }
+    for (const [type, item] of Object.entries(doc.webhooks as Json)) {
+      for (const [where, obj] of objectSchemas(item.post.requestBody.content["application/json"].schema, `webhook ${type}`, seen)) {
+        if (!Array.isArray(obj.required)) missing.push(where);
+      }
+    }
+    expect(missing).toEqual([]);
+    for (const page of ["SubscriptionPage", "PaymentPage", "EventPage", "CampaignLinksPage"]) expect(doc.components.schemas[page].required, page).toEqual(["results", "next"]);
+    expect(doc.components.schemas.GatewayEventList.required).toEqual(["results"]);
+    expect(doc.components.schemas.PlanChangeResult.required).toEqual(["subscription", "plan_change"]);
+    expect(doc.components.schemas.PlanChange.required).not.toContain("payment_link");
+  });
+
+  it("documents the RateLimit-* headers on every answer past the key check, and Idempotent-Replayed on POST answers", () => {
+    const rate = ["RateLimit-Policy", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
+    const lacking: string[] = [];
+    for (const [method, path, status, response] of answers()) {
+      const names = Object.keys(response.headers ?? {});
+      const where = `${method} ${path} ${status}`;
+      if (status === "401") {
+        if (names.some((n) => n.startsWith("RateLimit"))) lacking.push(`${where}: 401 is answered before the limiter`);
+        continue;
+      }
+      for (const h of rate) if (!names.includes(h)) lacking.push(`${where}: ${h}`);
+      if (method === "post" && ["200", "201", "202", "400", "404", "409", "422"].includes(status) && !names.includes("Idempotent-Replayed")) lacking.push(`${where}: Idempotent-Replayed`);
+      for (const [name, h] of Object.entries((response.headers ?? {}) as Json)) {
+        if (!String(h.$ref ?? "").startsWith("#/components/headers/") || !resolve(h.$ref)) lacking.push(`${where}: ${name} is not a reusable component header`);
+      }
+    }
+    expect(lacking).toEqual([]);
+    expect(doc.components.headers.IdempotentReplayed.schema).toEqual({ type: "string", enum: ["true"] });
   });
 });
 
