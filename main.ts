@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { seedDemoTenant, type DemoTenant } from "./core/demo/seed-demo-tenant.ts";
 import { createLogger } from "./core/shared/logger.ts";
-import { randomBase62 } from "./core/shared/secrets.ts";
+import { operatorTokenWeakness, randomBase62 } from "./core/shared/secrets.ts";
 import { startScheduler } from "./jobs/scheduler.ts";
 import { openDb } from "./prisma/client.ts";
 import { dataDir } from "./prisma/connection.ts";
@@ -34,6 +34,17 @@ function adminToken(): { token: string; generated: boolean; file: string } {
 }
 
 const admin = adminToken();
+// A weak operator token is refused before anything starts: it opens every tenant (issue 16, finding 2).
+const weakness = operatorTokenWeakness(admin.token);
+if (weakness) {
+  const source = process.env.ADMIN_TOKEN ? "ADMIN_TOKEN" : `the operator token in ${admin.file}`;
+  console.error(
+    `refusing to start: ${source} is too weak: ${weakness}.\n` +
+      "  It opens every tenant. Unset ADMIN_TOKEN to have a random one generated and stored in the data directory,\n" +
+      "  or set a random value of 32 or more characters (for example: openssl rand -base64 32).",
+  );
+  process.exit(1);
+}
 const db = await openDb();
 const config = { adminToken: admin.token, publicUrl };
 // A jobs instance holds only the runtime: no HTTP app, no GraphQL schema (less memory per worker).

@@ -5,6 +5,8 @@ import { KeyCache } from "./auth/key-cache.ts";
 import { createGateways, type Gateways } from "./gateways/registry.ts";
 import { wallClock, type Clock } from "./shared/clock.ts";
 import { leasesFromEnv, type Leases } from "./shared/leases.ts";
+import { ensureServiceSecret } from "./shared/service-secrets.ts";
+import { rekeyCampaignLinks } from "./campaigns/rekey-campaign-links.ts";
 
 export interface RuntimeConfig {
   adminToken: string;
@@ -16,6 +18,8 @@ export interface Runtime {
   keyCache: KeyCache;
   logger: Logger;
   config: RuntimeConfig;
+  /** Random service keys from the database (service_secrets), loaded once. Never logged. */
+  secrets: ServiceSecrets;
   /** Wall clock (LIVE tenants, transport times). Sandbox tenants derive their own from it. */
   wallClock: Clock;
   gateways: Gateways;
@@ -23,6 +27,11 @@ export interface Runtime {
   leases: Leases;
   /** Fault injection for crash tests: called at named points; throwing there simulates a crash. Unset in production. */
   faults?: (point: FaultPoint) => void;
+}
+
+export interface ServiceSecrets {
+  /** Signs renewal-campaign link tokens (campaignLinkToken). 32 random bytes, not derived from ADMIN_TOKEN. */
+  campaignLinkKey: Buffer;
 }
 
 /**
@@ -37,5 +46,8 @@ export type FaultPoint = "after-gateway-charge" | "after-gateway-refund" | "afte
 export async function createRuntime(db: Db, logger: Logger, config: RuntimeConfig): Promise<Runtime> {
   const keyCache = new KeyCache(db);
   await keyCache.start();
-  return { db, keyCache, logger, config, wallClock, gateways: createGateways(db.prisma), leases: leasesFromEnv() };
+  // Made on the first start (stored hashes of existing campaign links re-keyed with it), then read.
+  const campaignLinkKey = await ensureServiceSecret(db.prisma, "campaign_link_key", async (tx, key) => void (await rekeyCampaignLinks(tx, key)));
+  const secrets: ServiceSecrets = { campaignLinkKey };
+  return { db, keyCache, logger, config, secrets, wallClock, gateways: createGateways(db.prisma), leases: leasesFromEnv() };
 }

@@ -53,12 +53,13 @@ export function addBonus(to: Date, cycles: number, unit: string, anchorDay: numb
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /**
- * The token of a campaign link: HMAC-SHA256 of the link id under a key derived from the server
- * secret (the operator token), in base62. Re-deriving it gives back the same token on every
- * re-get; the database keeps only its SHA-256 like every other link.
+ * The token of a campaign link: HMAC-SHA256 of the link id under the service's campaign link key
+ * (32 random bytes kept in service_secrets, nothing derived from ADMIN_TOKEN), in base62.
+ * Re-deriving it gives back the same token on every re-get; the database keeps only its SHA-256
+ * like every other link. A read key lists (link id, token) pairs, so the key must be one that no
+ * offline search can reach: a random one, never an operator-chosen secret.
  */
-export function campaignLinkToken(serverSecret: string, linkId: string): string {
-  const key = createHmac("sha256", serverSecret).update("renewal-campaign-link-token/v1").digest();
+export function campaignLinkToken(key: Buffer, linkId: string): string {
   let n = BigInt(`0x${createHmac("sha256", key).update(linkId).digest("hex")}`);
   let out = "";
   while (out.length < 40) {

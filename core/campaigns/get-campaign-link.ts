@@ -39,7 +39,7 @@ export async function getCampaignLink(runtime: Runtime, input: GetCampaignLinkIn
             id: linkId,
             tenantId,
             kind: "RENEWAL_CAMPAIGN",
-            tokenHash: sha256Hex(campaignLinkToken(runtime.config.adminToken, linkId)),
+            tokenHash: sha256Hex(campaignLinkToken(runtime.secrets.campaignLinkKey, linkId)),
             status: "OPEN",
             expiresAt: null,
             customerId: customer.id,
@@ -59,8 +59,8 @@ export async function getCampaignLink(runtime: Runtime, input: GetCampaignLinkIn
     row = await prisma.campaignLink.findUniqueOrThrow({ where: { campaignId_customerId: { campaignId: campaign.id, customerId: customer.id } } });
   }
   const link = await prisma.link.findUniqueOrThrow({ where: { id: row.linkId } });
-  const token = campaignLinkToken(runtime.config.adminToken, link.id);
-  // The server secret changed since the link was made: re-key it so the returned token works.
+  const token = campaignLinkToken(runtime.secrets.campaignLinkKey, link.id);
+  // Stored hashes follow the key (rekeyCampaignLinks when it is made); heal a row that does not anyway.
   if (link.tokenHash !== sha256Hex(token)) await prisma.link.update({ where: { id: link.id }, data: { tokenHash: sha256Hex(token) } });
   return campaignLinkObject(campaign, offer, { token, url: linkUrl(runtime, `/pay/${token}`), status: link.status });
 }

@@ -28,7 +28,7 @@ export async function listCampaignLinks(runtime: Runtime, input: PageArgs & { te
     (await prisma.customer.findMany({ where: { id: { in: rows.map((r) => r.customerId) } }, select: { id: true, externalId: true } })).map((c) => [c.id, c]),
   );
   const elements = rows.map((r) => {
-    const token = campaignLinkToken(runtime.config.adminToken, r.linkId);
+    const token = campaignLinkToken(runtime.secrets.campaignLinkKey, r.linkId);
     const link = links.get(r.linkId)!;
     return {
       id: r.id,

@@ -16,6 +16,11 @@ export const REDACT_PATHS = [
   "*.card_cvc",
   "adminToken",
   "*.adminToken",
+  // Runtime.secrets (service_secrets keys), should a runtime or its config ever be logged.
+  "secrets",
+  "*.secrets",
+  "campaignLinkKey",
+  "*.campaignLinkKey",
 ];
 
 export function createLogger(level = process.env.LOG_LEVEL ?? "info") {

@@ -42,10 +42,10 @@ describe("audienceTarget", () => {
 
 describe("campaignLinkToken", () => {
   it("is stable for a link and secret, differs across links and secrets, and fits the /pay token syntax", () => {
-    const a = campaignLinkToken("secret-1", "lnk_A");
-    expect(a).toBe(campaignLinkToken("secret-1", "lnk_A"));
-    expect(a).not.toBe(campaignLinkToken("secret-1", "lnk_B"));
-    expect(a).not.toBe(campaignLinkToken("secret-2", "lnk_A"));
+    const a = campaignLinkToken(Buffer.from("secret-1"), "lnk_A");
+    expect(a).toBe(campaignLinkToken(Buffer.from("secret-1"), "lnk_A"));
+    expect(a).not.toBe(campaignLinkToken(Buffer.from("secret-1"), "lnk_B"));
+    expect(a).not.toBe(campaignLinkToken(Buffer.from("secret-2"), "lnk_A"));
     expect(a).toMatch(/^pl_[0-9A-Za-z]{40}$/);
   });
 });
