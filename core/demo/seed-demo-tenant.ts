@@ -11,9 +11,9 @@ import type { Runtime } from "../runtime.ts";
 import { createApiKey } from "../tenants/create-api-key.ts";
 import { createTenant } from "../tenants/create-tenant.ts";
 import { createWebhookEndpoint } from "../webhooks/create-webhook-endpoint.ts";
-import { DEMO_RECEIVER_PATH } from "./receive-demo-webhook.ts";
+import { DEMO_RECEIVER_PATH, DEMO_TENANT_NAME, forgetDemoReceiverKeys } from "./receive-demo-webhook.ts";
 
-export const DEMO_TENANT_NAME = "Demo SaaS (sandbox)";
+export { DEMO_TENANT_NAME };
 
 export interface DemoTenant {
   tenantId: string;
@@ -55,6 +55,7 @@ export async function seedDemoTenant(runtime: Runtime): Promise<DemoTenant | nul
   await createWebhookEndpoint(prisma, { tenantId: tenant.id, url: `${runtime.config.publicUrl}${DEMO_RECEIVER_PATH}`, events: [] });
   const write = await createApiKey(prisma, { tenantId: tenant.id, scope: "WRITE" });
   const read = await createApiKey(prisma, { tenantId: tenant.id, scope: "READ" });
+  forgetDemoReceiverKeys(prisma); // the demo receiver answers from now on, not after its cache expires
   return {
     tenantId: tenant.id,
     writeKey: write.key,

@@ -17,23 +17,17 @@ export async function postFrom(
   fields: Record<string, string>,
   opts: { json?: boolean; baseUrl?: string } = {},
 ): Promise<HostedAnswer> {
-  const base = new URL(opts.baseUrl ?? (await testService()).baseUrl);
   const body = opts.json ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
+  const headers = { "content-type": opts.json ? "application/json" : "application/x-www-form-urlencoded", accept: opts.json ? "application/json" : "text/html" };
+  return sendFrom(address, opts.baseUrl ?? (await testService()).baseUrl, path, body, headers);
+}
+
+/** POST `body` as is from `address`. */
+export function sendFrom(address: string, baseUrl: string, path: string, body: string | Buffer, headers: Record<string, string>): Promise<HostedAnswer> {
+  const base = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      {
-        host: base.hostname,
-        port: base.port,
-        path,
-        method: "POST",
-        localAddress: address,
-        agent: false,
-        headers: {
-          "content-type": opts.json ? "application/json" : "application/x-www-form-urlencoded",
-          accept: opts.json ? "application/json" : "text/html",
-          "content-length": Buffer.byteLength(body),
-        },
-      },
+      { host: base.hostname, port: base.port, path, method: "POST", localAddress: address, agent: false, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -41,6 +35,7 @@ export async function postFrom(
         res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) }));
       },
     );
+    // A server may answer (413) and close before the whole body is sent.
     req.on("error", reject);
     req.end(body);
   });
@@ -49,7 +44,7 @@ export async function postFrom(
 /** A complete checkout form: a new customer each time, paying with `card` (or by Pix). */
 export function checkoutForm(over: Record<string, string> = {}, card: string | "pix" = CARDS.ok): Record<string, string> {
   const ext = `ext-${Math.random().toString(36).slice(2, 10)}`;
-  const payment =
+  const payment: Record<string, string> =
     card === "pix"
       ? { method: "pix" }
       : { method: "card", card_holder: "MARIA SILVA", card_number: card, card_exp_month: "12", card_exp_year: "2035", card_cvc: "123" };
