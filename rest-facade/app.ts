@@ -1,9 +1,9 @@
 // The HTTP surface of one process: GraphQL (Yoga), the /v1 facade, docs, health and metrics.
-import express, { type Express } from "express";
+import express, { type Express, type RequestHandler } from "express";
 import type { Store } from "express-rate-limit";
 import { AppError } from "../core/shared/errors.ts";
 import type { Runtime } from "../core/runtime.ts";
-import { createGraphQL, type Yoga } from "../schema/yoga.ts";
+import { createGraphQL, GRAPHQL_BODY_LIMIT, type Yoga } from "../schema/yoga.ts";
 import { errorHandler } from "./error-map.ts";
 import { createCoreClient } from "./graphql-client.ts";
 import { metrics, registry, requestLogging } from "./observability.ts";
@@ -16,6 +16,37 @@ export interface AppOptions {
   storeFor?: (prefix: string) => Store;
   /** Extra routers mounted before the 404 (hosted pages, demo receiver). */
   extra?: express.Router[];
+}
+
+/**
+ * /graphql bodies: /v1's 100 kB cap, answered 413 with the contract's body. A declared length over
+ * the cap is refused before a byte is read; a chunked body is counted while read and cut at the cap.
+ * Either way the connection is closed rather than drained, so the rest is never read. Yoga takes the
+ * Buffer as the body (and keeps its own cap as a second line).
+ */
+function graphqlBodyCap(): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== "POST") return next();
+    const refuse = () => {
+      res.set("connection", "close");
+      next(new AppError("payload_too_large"));
+    };
+    if (Number(req.get("content-length") ?? 0) > GRAPHQL_BODY_LIMIT) return refuse();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GRAPHQL_BODY_LIMIT) return void chunks.push(chunk);
+      req.off("data", onData).off("end", onEnd).pause();
+      refuse();
+    };
+    const onEnd = () => {
+      // An empty body stays unread for Yoga (which answers it), not an empty Buffer it would skip.
+      if (size > 0) req.body = Buffer.concat(chunks, size);
+      next();
+    };
+    req.on("data", onData).once("end", onEnd).once("error", next);
+  };
 }
 
 export function createApp(runtime: Runtime, yoga: Yoga, opts: AppOptions = {}): Express {
@@ -43,7 +74,7 @@ export function createApp(runtime: Runtime, yoga: Yoga, opts: AppOptions = {}): 
     res.type(registry.contentType).send(await registry.metrics());
   });
 
-  app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
+  app.use(yoga.graphqlEndpoint, graphqlBodyCap(), yoga as unknown as express.RequestHandler);
   app.use(docsRouter());
 
   // `yoga` serves /graphql over HTTP; the facade's in-process calls get their own instance without

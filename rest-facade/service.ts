@@ -24,8 +24,9 @@ export async function buildService(
   opts: { graphqlUrl?: string; redisUrl?: string } = {},
 ): Promise<Service> {
   const runtime = await createRuntime(db, logger, config);
-  const yoga = createGraphQL(runtime);
   const storeFor = opts.redisUrl ? await redisStores(opts.redisUrl) : undefined;
+  // /graphql's per-key and failed-authentication counters share /v1's stores (schema/graphql-rate-limit.ts).
+  const yoga = createGraphQL(runtime, { storeFor });
   const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: [checkoutRouter(runtime), payRouter(runtime), demoReceiverRouter(runtime)] });
   return { runtime, yoga, app };
 }

@@ -6,7 +6,7 @@ import { AppError } from "../../core/shared/errors.ts";
 
 export const DEFAULT_READ_PER_SECOND = 100;
 export const DEFAULT_WRITE_PER_SECOND = 20;
-const WINDOW_MS = 2_000;
+export const WINDOW_MS = 2_000;
 
 export interface RateLimitOptions {
   /** Builds a store per limiter (Redis when configured); memory when absent. */
