@@ -1,10 +1,12 @@
 // Checkout with `ref`: the referral is born pending, inside the checkout's transaction, with a
 // snapshot of the program's reward. A `ref` that cannot count is ignored silently and never blocks
-// the sale: unknown code, no active program, self-referral, or a customer already referred.
+// the sale: unknown code, no active program, self-referral (the same customer, or another record
+// sharing the referrer's document, mobile, mailbox or card: isSelfReferral), or a customer already referred.
 import type { Tx } from "../events/record-event.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import { newId } from "../shared/ids.ts";
 import { qualifyReferrals } from "./qualify-referrals.ts";
+import { isSelfReferral } from "./self-referral.ts";
 
 export interface RecordReferralInput {
   tenantId: string;
@@ -22,6 +24,7 @@ export async function recordReferral(tx: Tx, input: RecordReferralInput): Promis
   if (!owner || owner.customerId === input.referredCustomerId) return null;
   const program = await tx.referralProgram.findFirst({ where: { tenantId: input.tenantId, active: true }, orderBy: { id: "desc" } });
   if (!program) return null;
+  if (await isSelfReferral(tx, { tenantId: input.tenantId, referrerCustomerId: owner.customerId, referredCustomerId: input.referredCustomerId })) return null;
   const id = newId("referral");
   // First referral wins: the unique (tenant, referred customer) makes a second one a no-op.
   const inserted = await tx.$executeRaw`

@@ -4,7 +4,7 @@ import { events, subscribe } from "../helpers/billing.ts";
 import { get, gql } from "../helpers/http.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { schema } from "../../schema/schema.ts";
-import { createProgram, referralLink, tryProgram } from "./referral-helpers.ts";
+import { anotherPerson, createProgram, referralLink, tryProgram } from "./referral-helpers.ts";
 
 describe("GET /v1/referrals/link", () => {
   it("400 without external_id or email, 404 for an unknown customer, 401 without a key", async () => {
@@ -96,7 +96,7 @@ describe("createReferralProgram", () => {
     await subscribe(t.monthlyOfferId, { external_id: "ana" });
     expect((await referralLink(t, "ana")).reward).toEqual({ kind: "percent_next", value: 25, cycles: 3 });
     const { code } = await referralLink(t, "ana");
-    await subscribe(t.monthlyOfferId, { external_id: "bia", ref: code });
+    await subscribe(t.monthlyOfferId, { external_id: "bia", ref: code, ...anotherPerson() });
     const created = await events(t, "referral.created");
     expect(created.map((e) => e.data.reward)).toEqual([{ kind: "percent_next", value: 25, cycles: 3 }]);
   });

@@ -6,7 +6,7 @@ import { op, post } from "../helpers/http.ts";
 import { newTenant, type TestTenant } from "../helpers/tenant.ts";
 import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
 import { refund } from "../refunds/refund-helpers.ts";
-import { createProgram, referralLink } from "./referral-helpers.ts";
+import { anotherPerson, createProgram, referralLink } from "./referral-helpers.ts";
 
 const openapi = createOpenApiValidator();
 const T0 = "2027-03-01T12:00:00.000Z";
@@ -25,7 +25,7 @@ async function story(reward: { value: number; cycles: number }, qualifyAfter: nu
   const ana = await subscribe(t.monthlyOfferId, { external_id: "ana", email: "ana@example.com", name: "Ana Souza" });
   const { code } = await referralLink(t, "ana");
   await advanceClock(t, "2027-03-02T12:00:00.000Z");
-  const bia = await subscribe(t.monthlyOfferId, { external_id: "bia", email: "bia@example.com", name: "Bia Lima", ref: code });
+  const bia = await subscribe(t.monthlyOfferId, { external_id: "bia", email: "bia@example.com", name: "Bia Lima", ref: code, ...anotherPerson() });
   return { t, code, anaSub: ana.subscription_id, biaSub: bia.subscription_id };
 }
 
@@ -136,7 +136,7 @@ describe("referral scenarios", () => {
     await subscribe(t.monthlyOfferId, { external_id: "bia", email: "bia@example.com", ref: code }); // bia already referred
     expect((await referralEvents(t)).map((e) => e.type)).toEqual(["referral.created"]);
     // Codes are matched case-insensitively.
-    await subscribe(t.monthlyOfferId, { external_id: "duda", ref: code.toLowerCase() });
+    await subscribe(t.monthlyOfferId, { external_id: "duda", ref: code.toLowerCase(), ...anotherPerson() });
     expect((await referralEvents(t)).map((e) => e.type)).toEqual(["referral.created", "referral.created"]);
   });
 });
