@@ -7,6 +7,9 @@ import { newId } from "../shared/ids.ts";
 import { toCurrency } from "./create-offer.ts";
 import { findOwnedPlan } from "./find-owned.ts";
 
+/** One hundred years of access per purchase. */
+export const MAX_GRANT_DAYS = 36_500;
+
 export interface CreateOneTimeOfferInput {
   tenantId: string;
   planId: string;
@@ -22,7 +25,10 @@ export async function createOneTimeOffer(prisma: PrismaClient, input: CreateOneT
   if (!Number.isSafeInteger(input.unitPriceCents) || input.unitPriceCents < 1) {
     throw new AppError("invalid_argument", { error: "unitPriceCents must be a positive integer" });
   }
-  if (!Number.isInteger(input.grantDays) || input.grantDays < 0) throw new AppError("invalid_argument", { error: "grantDays must be a non-negative integer" });
+  // A grant ends grantDays after payment: a date past year 9999 cannot be stored (it was a 500 at checkout).
+  if (!Number.isInteger(input.grantDays) || input.grantDays < 0 || input.grantDays > MAX_GRANT_DAYS) {
+    throw new AppError("invalid_argument", { error: `grantDays must be an integer from 0 to ${MAX_GRANT_DAYS}` });
+  }
   const currency = toCurrency(input.currency);
   await findOwnedPlan(prisma, input.tenantId, input.planId);
   const account = await resolveGatewayAccount(prisma, input.tenantId, input.gateway);

@@ -20,6 +20,9 @@ class Refusal {
   ) {}
 }
 
+/** NUL cannot be stored in a PostgreSQL text column, and a lone surrogate is no text at all (it was a 500). */
+const UNSTORABLE = /\u0000|\p{Cs}/u;
+
 /** Text as typed: numbers count as text (JSON clients), "" and null as absent; arrays and objects are refused. */
 const text = (invalid: string) =>
   z.preprocess(
@@ -27,6 +30,7 @@ const text = (invalid: string) =>
     z
       .string({ invalid_type_error: invalid })
       .trim()
+      .refine((s) => !UNSTORABLE.test(s), invalid)
       .optional()
       .transform((s) => (s ? s : undefined)),
   );

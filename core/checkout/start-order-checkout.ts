@@ -14,18 +14,25 @@ import { CHECKOUT_PIX_TTL_MS, chargeAtCheckout, tokenize } from "./checkout-char
 import { fieldError, findCheckoutCustomer } from "./checkout-guards.ts";
 import type { CheckoutInput, CheckoutResult } from "./checkout-input.ts";
 import { upsertCheckoutCustomer } from "./create-checkout-records.ts";
+import { couponRefusal } from "./refusal-texts.ts";
 import type { CheckoutOffer } from "./get-checkout-offer.ts";
 
 const NO_TARGET = "nenhuma assinatura ativa deste plano para renovar com este e-mail";
+/** Money and the order's extension_seconds are 32-bit integer columns: a larger total was a 500. */
+const MAX_INT32 = 2_147_483_647;
+const TOO_MANY = "quantidade acima do máximo para esta oferta; reduza a quantidade";
+/** The longest cycle of each interval, in seconds: a renewal of `quantity` cycles must fit extension_seconds. */
+const LONGEST_CYCLE_S = { MONTH: 31 * 86_400, YEAR: 366 * 86_400 } as const;
 
 export async function startOrderCheckout(runtime: Runtime, offer: CheckoutOffer, input: CheckoutInput): Promise<CheckoutResult> {
   const prisma = runtime.db.prisma;
   const now = tenantClock({ mode: offer.tenantMode, clockAt: offer.clockAt }, runtime.wallClock).now();
   // Coupons discount subscription cycles; a one-time price is the offer's.
-  if (input.coupon) throw fieldError("coupon", "cupom não se aplica a esta compra");
+  if (input.coupon) throw couponRefusal("not_applicable");
+  if (offer.priceCents * input.quantity > MAX_INT32) throw fieldError("quantity", TOO_MANY);
   const existing = await findCheckoutCustomer(prisma, offer.tenantId, input);
   const { planId, gatewayAccount: account } = await prisma.offer.findUniqueOrThrow({ where: { id: offer.id }, include: { gatewayAccount: true } });
-  const target = offer.renewsSubscription ? await renewalTarget(prisma, offer.tenantId, planId, existing) : null;
+  const target = offer.renewsSubscription ? await renewalTarget(prisma, offer.tenantId, planId, existing, input.quantity) : null;
   const ids = { customerId: newId("customer"), orderId: newId("order"), paymentId: newId("payment") };
   const gw: GatewayCallContext = {
     prisma,
@@ -71,15 +78,16 @@ export async function startOrderCheckout(runtime: Runtime, offer: CheckoutOffer,
   };
 }
 
-/** The buyer's active subscription of the plan, with nothing left to pay on it. */
-async function renewalTarget(prisma: PrismaClient, tenantId: string, planId: string, customer: Customer | null): Promise<string> {
+/** The buyer's active subscription of the plan, with nothing left to pay on it, that `quantity` cycles can extend. */
+async function renewalTarget(prisma: PrismaClient, tenantId: string, planId: string, customer: Customer | null, quantity: number): Promise<string> {
   if (!customer) throw fieldError("email", NO_TARGET);
   const sub = await prisma.subscription.findFirst({
     where: { tenantId, customerId: customer.id, planId, status: "ACTIVE" },
     orderBy: { id: "desc" },
-    select: { id: true },
+    select: { id: true, offer: { select: { interval: true } } },
   });
   if (!sub) throw fieldError("email", NO_TARGET);
+  if (quantity * LONGEST_CYCLE_S[sub.offer.interval ?? "MONTH"] > MAX_INT32) throw fieldError("quantity", TOO_MANY);
   const open = await prisma.invoice.count({ where: { tenantId, subscriptionId: sub.id, status: "OPEN" } });
   if (open > 0) throw fieldError("email", "há uma fatura em aberto nesta assinatura; pague-a antes de renovar");
   return sub.id;
