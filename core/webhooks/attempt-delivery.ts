@@ -14,7 +14,7 @@ export async function attemptDelivery(d: ClaimedDelivery, wall: Clock, timeoutMs
   const body = JSON.stringify(eventEnvelope({ id: d.event_id, tenantId: d.tenant_id, type: d.type, data: d.data, createdAt: d.event_created_at }));
   const previousLive = d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at > started ? d.previous_secret : null;
   const headers = deliveryHeaders(d.event_id, body, { secret: d.secret, previous: previousLive }, started.getTime());
-  const result = await postWebhook(d.url, body, headers, { timeoutMs, publicOnly: d.mode === "LIVE" });
+  const result = await postWebhook(d.url, body, headers, { timeoutMs, mode: d.mode });
 
   const attemptNo = d.attempt_count + 1;
   const base = { deliveryId: d.id, tenantId: d.tenant_id, attemptNo, scheduledAt: d.due_at, startedAt: started, ...result };
@@ -26,8 +26,7 @@ export async function attemptDelivery(d: ClaimedDelivery, wall: Clock, timeoutMs
   // still between advanceClock stops, so its attempt happened at the instant it fell due.
   const attemptedAt = d.mode === "SANDBOX" && d.clock_at ? d.due_at : started;
   const next = nextAttemptAt(attemptNo - d.series_start, attemptedAt);
-  const error = result.error ?? `HTTP ${result.statusCode}`;
   return next && attemptNo - d.series_start < MAX_ATTEMPTS
-    ? { ...base, error, status: "PENDING", nextAttemptAt: next }
-    : { ...base, error, status: "EXHAUSTED", nextAttemptAt: null };
+    ? { ...base, status: "PENDING", nextAttemptAt: next }
+    : { ...base, status: "EXHAUSTED", nextAttemptAt: null };
 }

@@ -185,14 +185,18 @@ export async function storeOutcomes(runtime: Runtime, outcomes: AttemptOutcome[]
   }
   for (const o of outcomes) {
     webhookAttempts.inc({ outcome: o.status === "DELIVERED" ? "delivered" : o.status === "FAILED" ? "fatal" : "failed" });
+    // The raw socket error lives here only: the delivery log shows the tenant its category.
+    if (o.detail && o.status === "PENDING") {
+      runtime.logger.info({ delivery_id: o.deliveryId, tenant_id: o.tenantId, attempt: o.attemptNo, error: o.error, detail: o.detail }, "webhook attempt failed");
+    }
     if (o.status === "EXHAUSTED") {
       webhookExhausted.inc();
       runtime.logger.error(
-        { delivery_id: o.deliveryId, tenant_id: o.tenantId, attempts: o.attemptNo, last_status: o.statusCode, last_error: o.error },
+        { delivery_id: o.deliveryId, tenant_id: o.tenantId, attempts: o.attemptNo, last_status: o.statusCode, last_error: o.error, detail: o.detail },
         "webhook delivery exhausted",
       );
     } else if (o.status === "FAILED") {
-      runtime.logger.error({ delivery_id: o.deliveryId, tenant_id: o.tenantId, error: o.error }, "webhook delivery failed fatally");
+      runtime.logger.error({ delivery_id: o.deliveryId, tenant_id: o.tenantId, error: o.error, detail: o.detail }, "webhook delivery failed fatally");
     }
   }
 }

@@ -1,10 +1,14 @@
-// Webhook endpoint URL rules: http(s) only, no credentials, and for LIVE tenants no target inside our
-// network (SSRF guard). SANDBOX tenants may use loopback for testing. The URL parser has already turned
-// decimal, hex and octal IPv4 spellings ("2130706433", "0x7f.1", "0177.0.0.1") into dotted quads.
-// A name is checked again after DNS, at creation and on every connection (post-webhook.ts).
+// Webhook endpoint URL rules: http(s) only, no credentials, and no target inside our network (SSRF
+// guard), for every tenant. SANDBOX tenants may also use loopback (127.0.0.0/8, ::1, localhost) for
+// local receivers; nothing else inside, or a sandbox key could reach the metadata service or map the
+// private network. The URL parser has already turned decimal, hex and octal IPv4 spellings
+// ("2130706433", "0x7f.1", "0177.0.0.1") into dotted quads. A name is checked again after DNS, at
+// creation and on every connection (post-webhook.ts).
 import dns from "node:dns";
 import net from "node:net";
 import { AppError } from "../shared/errors.ts";
+
+export type TenantMode = "LIVE" | "SANDBOX";
 
 /** IPv4 ranges that are not the public internet (RFC 6890 special-purpose registry and friends). */
 const PRIVATE_V4: [string, number][] = [
@@ -81,15 +85,43 @@ export function isPrivateAddress(address: string): boolean {
   return blocked.check(a.replace(/%.*$/, ""), "ipv6");
 }
 
+/** Loopback proper: 127.0.0.0/8, ::1 and the IPv4-mapped ::ffff:127.x.y.z (not NAT64 or 6to4 forms, routed elsewhere). */
+export function isLoopbackAddress(address: string): boolean {
+  const a = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  if (net.isIPv4(a)) return a.split(".")[0] === "127";
+  const bytes = v6Bytes(a);
+  if (!bytes) return false;
+  if (bytes.slice(0, 15).every((b) => b === 0) && bytes[15] === 1) return true;
+  return bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255 && bytes[12] === 127;
+}
+
+/** An address a tenant's deliveries may connect to: public, or loopback for SANDBOX tenants. */
+export function isAllowedAddress(address: string, mode: TenantMode): boolean {
+  return !isPrivateAddress(address) || (mode === "SANDBOX" && isLoopbackAddress(address));
+}
+
+const loopbackName = (h: string) => h === "localhost" || h.endsWith(".localhost");
+
 /** A URL host (name or literal) that is private by itself, before any DNS. */
 export function isPrivateHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
-  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".internal") || h.endsWith(".local") || h.endsWith(".home.arpa")) return true;
+  if (loopbackName(h) || h.endsWith(".internal") || h.endsWith(".local") || h.endsWith(".home.arpa")) return true;
   if (net.isIP(h)) return isPrivateAddress(h);
   return false;
 }
 
-export function validateEndpointUrl(raw: string, mode: "LIVE" | "SANDBOX"): string {
+/** A URL host the tenant may name, before any DNS (names are judged again on their addresses). */
+export function isAllowedHost(host: string, mode: TenantMode): boolean {
+  const h = host.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  if (!isPrivateHost(h)) return true;
+  if (mode !== "SANDBOX") return false;
+  return net.isIP(h) ? isLoopbackAddress(h) : loopbackName(h);
+}
+
+export const refusedMessage = (mode: TenantMode) =>
+  mode === "LIVE" ? "url must not target a private or loopback address" : "url must not target a private address (SANDBOX tenants may use loopback only)";
+
+export function validateEndpointUrl(raw: string, mode: TenantMode): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -98,21 +130,17 @@ export function validateEndpointUrl(raw: string, mode: "LIVE" | "SANDBOX"): stri
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new AppError("invalid_argument", { error: "url must be http or https" });
   if (url.username || url.password) throw new AppError("invalid_argument", { error: "url must not carry credentials" });
-  if (mode === "LIVE" && isPrivateHost(url.hostname)) {
-    throw new AppError("invalid_argument", { error: "url must not target a private or loopback address" });
-  }
+  if (!isAllowedHost(url.hostname, mode)) throw new AppError("invalid_argument", { error: refusedMessage(mode) });
   return url.toString();
 }
 
 /**
- * LIVE tenants: a name that resolves (now) to any private address is refused at creation. A name that
- * does not resolve yet is accepted: every delivery checks the addresses again before connecting.
+ * A name that resolves (now) to any address the tenant may not reach is refused at creation. A name
+ * that does not resolve yet is accepted: every delivery checks the addresses again before connecting.
  */
-export async function assertResolvesPublic(url: string): Promise<void> {
+export async function assertResolvesAllowed(url: string, mode: TenantMode): Promise<void> {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
   if (net.isIP(host)) return; // literals were judged by validateEndpointUrl
   const addresses = await dns.promises.lookup(host, { all: true, verbatim: true }).catch(() => []);
-  if (addresses.some((a) => isPrivateAddress(a.address))) {
-    throw new AppError("invalid_argument", { error: "url must not target a private or loopback address" });
-  }
+  if (addresses.some((a) => !isAllowedAddress(a.address, mode))) throw new AppError("invalid_argument", { error: refusedMessage(mode) });
 }

@@ -4,6 +4,7 @@
 // meanwhile (a redelivery, a late duplicate) keeps its state; its attempt is still logged.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { newId } from "../shared/ids.ts";
+import type { DeliveryError } from "./delivery-error.ts";
 
 export interface AttemptOutcome {
   deliveryId: string;
@@ -13,7 +14,10 @@ export interface AttemptOutcome {
   startedAt: Date;
   statusCode: number | null;
   latencyMs: number;
-  error: string | null;
+  /** The category the tenant reads in the delivery log (delivery-error.ts). */
+  error: DeliveryError | null;
+  /** The raw failure, for the server log only (not stored: it names addresses and ports). */
+  detail?: string | null;
   status: "PENDING" | "DELIVERED" | "EXHAUSTED" | "FAILED";
   /** The receiver did not answer in time (not stored; the dispatcher slows down for the endpoint). */
   timedOut?: boolean;

@@ -11,7 +11,7 @@ builder.mutationFields((t) => ({
     authScopes: { operator: true },
     args: {
       tenantId: t.arg.id({ required: true, description: "tn_ id." }),
-      url: t.arg.string({ required: true, description: "http(s) URL; LIVE tenants cannot target private or loopback addresses." }),
+      url: t.arg.string({ required: true, description: "http(s) URL; never a private, link-local or metadata address (loopback only for SANDBOX tenants)." }),
       events: t.arg.stringList({ required: false, description: "Event types; empty or absent = all." }),
     },
     resolve: (_root, args, ctx) =>

@@ -1,4 +1,5 @@
 // The delivery log on GraphQL: deliveries, their attempts, and the alarm list of exhausted ones.
+import { DELIVERY_ERRORS, deliveryErrorFor } from "../../core/webhooks/delivery-error.ts";
 import { listDeliveries } from "../../core/webhooks/list-deliveries.ts";
 import { eventTenantId, redeliverEvent } from "../../core/webhooks/redeliver-event.ts";
 import { builder } from "../builder.ts";
@@ -15,6 +16,8 @@ const DeliveryStatusEnum = builder.enumType("WebhookDeliveryStatus", {
   } as const,
 });
 
+const ERROR_LIST = DELIVERY_ERRORS.map((e) => `\`${e}\``).join(", ");
+
 builder.prismaObject("WebhookAttempt", {
   description: "One HTTP attempt of a delivery.",
   fields: (t) => ({
@@ -23,7 +26,12 @@ builder.prismaObject("WebhookAttempt", {
     startedAt: t.expose("startedAt", { type: "DateTime", description: "Wall-clock start of the request." }),
     statusCode: t.exposeInt("statusCode", { nullable: true, description: "HTTP status answered; null on timeout or connection error." }),
     latencyMs: t.exposeInt("latencyMs", { nullable: true, description: "Time to the response's status line, in milliseconds." }),
-    error: t.exposeString("error", { nullable: true, description: "Why it failed (timeout, refused, HTTP 500…); null when delivered." }),
+    error: t.string({
+      nullable: true,
+      description: `Why it failed, as a category: ${ERROR_LIST}. Null when delivered. Never the socket's own message.`,
+      // Rows stored before categories hold raw messages: shown as their category too.
+      resolve: (a) => deliveryErrorFor(a.error, a.statusCode),
+    }),
   }),
 });
 
@@ -37,7 +45,11 @@ export const WebhookDeliveryRef = builder.prismaObject("WebhookDelivery", {
     attemptCount: t.exposeInt("attemptCount", { description: "Attempts made so far." }),
     nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", nullable: true, description: "Next attempt (tenant clock) while pending." }),
     lastStatusCode: t.exposeInt("lastStatusCode", { nullable: true, description: "Status code of the last attempt." }),
-    lastError: t.exposeString("lastError", { nullable: true, description: "Error of the last failed attempt." }),
+    lastError: t.string({
+      nullable: true,
+      description: "Category of the last failed attempt's error (see WebhookAttempt.error).",
+      resolve: (d) => deliveryErrorFor(d.lastError, d.lastStatusCode),
+    }),
     deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true, description: "Wall-clock time of the 2xx." }),
     attempts: t.relation("attempts", { query: { orderBy: { attemptNo: "asc" } }, description: "Every attempt, in order." }),
   }),

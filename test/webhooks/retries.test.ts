@@ -134,7 +134,7 @@ describe("webhook retries on the tenant's clock", () => {
     let log = await deliveries(t);
     expect(log.every((d) => d.status === "PENDING" && d.attemptCount === 3)).toBe(true);
     expect(log[0].attempts[0].statusCode).toBeNull();
-    expect(log[0].attempts[0].error).toMatch(/ECONNREFUSED/);
+    expect(log[0].attempts[0].error).toBe("connection_refused");
 
     await rcv.up();
     await advanceClock(t, at(36 * MIN));
@@ -158,7 +158,7 @@ describe("webhook retries on the tenant's clock", () => {
     await advanceClock(t, at(3 * 24 * 60 * MIN));
     const log = await deliveries(t);
     expect(log.map((d) => d.attemptCount)).toEqual([1, 1]);
-    expect(log[0].attempts[0].error).toBe("malformed endpoint URL");
+    expect(log[0].attempts[0].error).toBe("invalid_url");
   });
 
   it("a receiver that hangs is cut at 10 s; another endpoint is served meanwhile", { timeout: 40_000 }, async () => {
@@ -179,7 +179,7 @@ describe("webhook retries on the tenant's clock", () => {
       .toBe(2);
     const cut = (await deliveries(t)).filter((d) => d.status === "PENDING");
     for (const d of cut) {
-      expect(d.attempts[0].error).toMatch(/timeout after 10000 ms/);
+      expect(d.attempts[0].error).toBe("timeout");
       expect(d.attempts[0].statusCode).toBeNull();
       expect(d.nextAttemptAt).toBe(at(MIN));
     }
@@ -215,7 +215,7 @@ async function expectRefused(host: string): Promise<void> {
     await subscribe(t.monthlyOfferId);
     await expect.poll(async () => (await deliveries(t)).map((d) => d.attemptCount)).toEqual([1, 1]);
     const log = await deliveries(t);
-    expect(log[0].attempts[0].error).toMatch(/^refused: .*private address/);
+    expect(log[0].attempts[0].error).toBe("address_not_allowed");
     expect(log[0].status).toBe("PENDING"); // retried later (DNS may change), never delivered to the inside
     expect(rcv.requests).toHaveLength(0);
   }
