@@ -9,6 +9,7 @@ import { createGraphQL, type Yoga } from "../schema/yoga.ts";
 import { createApp } from "./app.ts";
 import { checkoutRouter } from "./hosted/checkout-router.ts";
 import { demoReceiverRouter } from "./hosted/demo-receiver.ts";
+import { faviconRouter } from "./hosted/favicon.ts";
 import { payRouter } from "./hosted/pay-router.ts";
 
 export interface Service {
@@ -27,7 +28,9 @@ export async function buildService(
   const storeFor = opts.redisUrl ? await redisStores(opts.redisUrl) : undefined;
   // /graphql's per-key and failed-authentication counters share /v1's stores (schema/graphql-rate-limit.ts).
   const yoga = createGraphQL(runtime, { storeFor });
-  const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: [checkoutRouter(runtime), payRouter(runtime), demoReceiverRouter(runtime)] });
+  // Hosted pages and their limits (attempt-limits.ts), the demo receiver and the pages' icon.
+  const hosted = [checkoutRouter(runtime, { storeFor }), payRouter(runtime, { storeFor }), demoReceiverRouter(runtime, { storeFor }), faviconRouter()];
+  const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: hosted });
   return { runtime, yoga, app };
 }
 

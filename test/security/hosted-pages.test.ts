@@ -117,6 +117,24 @@ describe("hosted page headers (helmet)", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("cross-origin-resource-policy")).toBeNull();
   });
+
+  it("serve the /favicon.ico that browsers ask for on every page load (it was a 404): a 16x16 icon, cached, from 'self'", async () => {
+    const t = await newTenant();
+    const page = await fetchPage(`/checkout/${t.monthlyOfferId}`);
+    // The icon's origin is the page's own, which the CSP's img-src allows.
+    expect(page.headers.get("content-security-policy")).toMatch(/img-src 'self'/);
+    const { baseUrl } = await testService();
+    // As a browser fetches it: no-cors, an image destination, the page's origin.
+    const res = await fetch(`${baseUrl}/favicon.ico`, { headers: { "sec-fetch-dest": "image", "sec-fetch-mode": "no-cors", "sec-fetch-site": "same-origin" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/x-icon");
+    expect(res.headers.get("cache-control")).toMatch(/max-age=\d{4,}/);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    const ico = Buffer.from(await res.arrayBuffer());
+    // ICONDIR: reserved 0, type 1 (icon), one image of 16x16 at 32 bits whose bytes are all there.
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2), ico.readUInt16LE(4), ico[6], ico[7], ico.readUInt16LE(12)]).toEqual([0, 1, 1, 16, 16, 32]);
+    expect(ico.readUInt32LE(18) + ico.readUInt32LE(14)).toBe(ico.length);
+  });
 });
 
 describe("CSRF on POST /checkout/{offer_id} and POST /pay/{token}", () => {
