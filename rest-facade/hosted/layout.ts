@@ -1,4 +1,5 @@
-// The hosted pages' shell: pt-BR, mobile first, inline CSS, no JavaScript, no external asset.
+// The hosted pages' shell: pt-BR, mobile first, inline CSS, no JavaScript, no external asset. The
+// icon browsers fetch on their own is served at /favicon.ico (favicon.ts).
 // Values reach HTML only through `html`, which escapes every interpolation that is not itself `html`.
 
 export class SafeHtml {
