@@ -8,6 +8,7 @@ import { createPlan } from "../catalog/create-plan.ts";
 import { createProduct } from "../catalog/create-product.ts";
 import { createReferralProgram } from "../referrals/create-referral-program.ts";
 import type { Runtime } from "../runtime.ts";
+import { isAppError } from "../shared/errors.ts";
 import { createApiKey } from "../tenants/create-api-key.ts";
 import { createTenant } from "../tenants/create-tenant.ts";
 import { createWebhookEndpoint } from "../webhooks/create-webhook-endpoint.ts";
@@ -52,7 +53,13 @@ export async function seedDemoTenant(runtime: Runtime): Promise<DemoTenant | nul
   const yearly = await offer("YEAR", 49900);
   const coupon = await createCoupon(prisma, { tenantId: tenant.id, code: "BEMVINDO10", percentOff: 10, cycles: 3 });
   await createReferralProgram(prisma, { tenantId: tenant.id, reward: { kind: "percent_next", value: 20, cycles: 1 }, qualifyAfterPaidCycles: 2 });
-  await createWebhookEndpoint(prisma, { tenantId: tenant.id, url: `${runtime.config.publicUrl}${DEMO_RECEIVER_PATH}`, events: [] });
+  // A PUBLIC_URL on a private address (a LAN demo) is no webhook target for any tenant (SSRF guard, issue
+  // 16 #3): the demo then runs without its receiver instead of refusing to start.
+  const demoUrl = `${runtime.config.publicUrl}${DEMO_RECEIVER_PATH}`;
+  await createWebhookEndpoint(prisma, { tenantId: tenant.id, url: demoUrl, events: [] }).catch((err: unknown) => {
+    if (!isAppError(err) || err.key !== "invalid_argument") throw err;
+    runtime.logger.warn({ url: demoUrl, reason: err.body.error }, "demo webhook endpoint not created");
+  });
   const write = await createApiKey(prisma, { tenantId: tenant.id, scope: "WRITE" });
   const read = await createApiKey(prisma, { tenantId: tenant.id, scope: "READ" });
   forgetDemoReceiverKeys(prisma); // the demo receiver answers from now on, not after its cache expires

@@ -10,6 +10,7 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isPrivateAddress, isPrivateHost } from "../../core/webhooks/endpoint-url.ts";
+import { seedDemoTenant } from "../../core/demo/seed-demo-tenant.ts";
 import { attemptDelivery } from "../../core/webhooks/attempt-delivery.ts";
 import { claimDueDeliveries } from "../../core/webhooks/claim-deliveries.ts";
 import { storeOutcomes } from "../../core/webhooks/dispatcher.ts";
@@ -293,6 +294,17 @@ describe("SSRF: SANDBOX tenants get the same address guard, loopback excepted", 
     expect(log.map((d) => [d.status, d.lastError, d.attempts[0].error, d.attempts[0].statusCode])).toEqual(Array(4).fill(["PENDING", "address_not_allowed", "address_not_allowed", null]));
     expect(stopped).toEqual([]);
     expect(rcv.requests).toHaveLength(0);
+  });
+
+  it("still seeds the demo tenant when PUBLIC_URL is a private address, without its webhook endpoint", async () => {
+    const stopped = tripwire();
+    const { runtime } = await testService();
+    const warn = vi.spyOn(runtime.logger, "warn");
+    const demo = await seedDemoTenant({ ...runtime, config: { ...runtime.config, publicUrl: "http://10.0.0.5:3000" } });
+    expect(demo).not.toBeNull();
+    expect(await runtime.db.prisma.webhookEndpoint.count({ where: { tenantId: demo!.tenantId } })).toBe(0);
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ url: "http://10.0.0.5:3000/demo/webhooks" }), "demo webhook endpoint not created");
+    expect(stopped).toEqual([]);
   });
 });
 
