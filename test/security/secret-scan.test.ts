@@ -22,6 +22,8 @@ const CONCURRENCY = process.env.DATABASE_URL ? 8 : 4;
 /** 3-digit CVCs from 600-999: no HTTP status, and never a quoted value for another reason. */
 const CVCS = ["731", "842", "953", "617", "768", "879", "694", "925"];
 const PAY_CARD = "5555555555554444";
+const grouped = (n: string, sep: string) => n.replace(/(\d{4})(?=\d)/g, `$1${sep}`);
+const fullWidth = (n: string) => n.replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)));
 
 describe("secret scanner (planted data)", () => {
   const scanner = new SecretScanner({ cardNumbers: [CARDS.ok, PAY_CARD], cvcs: ["731"], keys: ["bk_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345", ADMIN_TOKEN] });
@@ -31,6 +33,13 @@ describe("secret scanner (planted data)", () => {
     expect(kinds('{"card_number":"4242424242424242"}')).toContain("card_number");
     expect(kinds("card 4242 4242 4242 4242 declined")).toContain("card_number");
     expect(kinds("pan=4242-4242-4242-4242")).toContain("card_number");
+    // Other separators and spellings (issue 16 #5), raw and JSON-escaped.
+    for (const spelled of ["4242.4242.4242.4242", "4242/4242/4242/4242", "4242_4242_4242_4242", "4242,4242,4242,4242", "4242\u00a04242\u00a04242\u00a04242", "４２４２４２４２４２４２４２４２"]) {
+      expect({ spelled, kinds: kinds(`ref ${spelled} x`) }).toEqual({ spelled, kinds: expect.arrayContaining(["card_number"]) });
+      expect({ spelled, kinds: kinds(JSON.stringify({ x: spelled })) }).toEqual({ spelled, kinds: expect.arrayContaining(["card_number"]) });
+    }
+    expect(kinds('{"x":"4242\\t4242\\t4242\\t4242"}')).toContain("card_number");
+    expect(kinds('{"x":"\\uff14\\uff12\\uff14\\uff12 4242 4242 4242"}')).toContain("card_number");
     expect(kinds('{"x":"5105105105105100"}')).toEqual(["card_like_number"]); // a card the run never used
     expect(kinds('{"x":"5105 1051 0510 5100"}')).toEqual(["card_like_number"]);
     expect(kinds("amex 3782-822463-10005")).toEqual(["card_like_number"]);
@@ -128,6 +137,8 @@ describe("secret scan after 1,000 checkouts", () => {
           utm_source: "scan",
           // Careless clients: card data under names the contract does not know.
           ...(i % 20 === 7 ? { pan: number, cvv2: cvc, security_code: cvc, cc_number: spaced, numero: `${number}`, ref_code: `x ${spaced} y` } : {}),
+          // ... and with other separators or full-width digits, in tracking values and names (issue 16 #5).
+          ...(i % 20 === 17 ? { utm_term: grouped(number, "."), promo: `x ${grouped(number, "/")} y`, nota: grouped(number, "\u00a0"), ref_fw: fullWidth(number), [`k ${grouped(number, "_")}`]: "1" } : {}),
         };
         const encoding = i % 10 === 4 ? "form" : i % 10 === 9 ? "multipart" : "json";
         let body: BodyInit;

@@ -1,6 +1,8 @@
 // Finds secrets in text: the card numbers and CVCs a test used, any card-like number (a 13-19 digit
 // run that passes Luhn and starts like a card), a CVC as a field value, and clear API keys or the
 // operator token. Used by secret-scan.test.ts on the database, events, webhook bodies and logs.
+// Text is read as a person would: JSON escapes decoded and NFKC applied first, so a used number typed
+// with full-width digits, tabs, no-break spaces, dots, slashes or underscores is still found.
 
 export interface Secrets {
   cardNumbers: string[];
@@ -26,6 +28,14 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/** JSON escapes decoded (\\t, \\u00a0, \\uff14...), then NFKC (full-width and other compatibility digits become ASCII). */
+function readable(text: string): string {
+  return text
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\[tnrbf]/g, " ")
+    .normalize("NFKC");
+}
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const CVC_KEY = /["'\[]?(?:card_?)?(?:cvc2?|cvv2?|csc|security_?code|codigo_?(?:de_?)?seguranca)["'\]]?\s*[:=]\s*["']?(\d{3,4})(?!\d)/i;
 const CARD_CONTEXT = /card|last_?4|exp_?(?:month|year)|brand|cart[aã]o/i;
@@ -39,13 +49,14 @@ export class SecretScanner {
 
   constructor(secrets: Secrets) {
     // A used number, with or without separators between its digits.
-    this.cards = new RegExp(`(?<!\\d)(?:${secrets.cardNumbers.map((n) => n.replace(/\D/g, "").split("").join("[ .-]?")).join("|")})(?!\\d)`);
+    this.cards = new RegExp(`(?<!\\d)(?:${secrets.cardNumbers.map((n) => n.replace(/\D/g, "").split("").join("[^0-9A-Za-z]{0,3}")).join("|")})(?!\\d)`);
     this.keys = new RegExp([...secrets.keys.map(escape), GENERIC_KEY.source].join("|"));
     this.cvcNearCard = new RegExp(`(?:"|=)(?:${secrets.cvcs.map(escape).join("|")})(?:"|&|$)`);
   }
 
-  scan(source: string, text: string): Finding[] {
+  scan(source: string, raw: string): Finding[] {
     const out: Finding[] = [];
+    const text = readable(raw);
     const excerpt = (i: number) => text.slice(Math.max(0, i - 60), i + 80);
     const card = this.cards.exec(text);
     if (card) out.push({ source, kind: "card_number", excerpt: excerpt(card.index) });
