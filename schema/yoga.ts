@@ -2,7 +2,6 @@
 // tenant key (cached, exact), and the tenant's clock.
 import { GraphQLError } from "graphql";
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
-import type { Logger } from "pino";
 import { authenticate } from "../core/auth/authenticate.ts";
 import { tenantClock } from "../core/shared/clock.ts";
 import { isAppError } from "../core/shared/errors.ts";
@@ -50,6 +49,14 @@ function corsPolicy(origins: string[]) {
   };
 }
 
+/** With an allow-list, every answer depends on the Origin header: caches must know (Yoga adds no Vary for one origin). */
+const varyByOrigin: Plugin = {
+  onResponse({ response }) {
+    const vary = response.headers.get("vary");
+    if (!vary?.split(/,\s*/).some((v) => v.toLowerCase() === "origin")) response.headers.set("vary", vary ? `${vary}, Origin` : "Origin");
+  },
+};
+
 /** The caller's budget, found by the context, read by the rate-limit hook. */
 const budgets = new WeakMap<object, KeyBudget>();
 
@@ -74,13 +81,14 @@ function perKeyRateLimits(limits: GraphQLRateLimits): Plugin<Context> {
  * fault) is logged here with its cause and the request id, before masking hides it. Errors raised
  * outside execution (the context, a plugin) are logged by maskError, without the request id.
  */
-function logMaskedErrors(logger: Logger): Plugin<Context> {
+function logMaskedErrors(runtime: Runtime): Plugin<Context> {
   return {
     onExecute({ args }) {
       return {
         onExecuteDone({ result }) {
           if (!("errors" in result) || !result.errors?.length) return;
-          for (const error of result.errors) toGraphQLError(error, logger.child({ requestId: args.contextValue.requestId, operationName: args.operationName ?? undefined }));
+          const logger = runtime.logger.child({ requestId: args.contextValue.requestId, operationName: args.operationName ?? undefined });
+          for (const error of result.errors) toGraphQLError(error, logger);
         },
       };
     },
@@ -89,6 +97,7 @@ function logMaskedErrors(logger: Logger): Plugin<Context> {
 
 export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga {
   const limits = opts.inProcess ? null : graphqlRateLimits(opts.storeFor);
+  const corsOrigins = opts.inProcess ? [] : (opts.corsOrigins ?? corsOriginsFromEnv());
   return createYoga<Record<string, never>, Context>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -103,13 +112,14 @@ export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga
     batching: false,
     // No file uploads in this schema.
     multipart: false,
-    cors: opts.inProcess ? false : corsPolicy(opts.corsOrigins ?? corsOriginsFromEnv()),
+    cors: corsPolicy(corsOrigins),
     logging: false,
     maskedErrors: { maskError: (error) => toGraphQLError(error, runtime.logger) },
     plugins: [
       ...documentLimits(),
       ...(limits ? [graphiqlAssets(), perKeyRateLimits(limits)] : []),
-      logMaskedErrors(runtime.logger),
+      ...(corsOrigins.length ? [varyByOrigin] : []),
+      logMaskedErrors(runtime),
     ],
     context: async ({ request, ...server }): Promise<Context> => {
       const requestId = request.headers.get("x-request-id") ?? "";
