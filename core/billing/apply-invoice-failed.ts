@@ -5,6 +5,8 @@ import type { EventType } from "../events/event-types.ts";
 import type { Tx } from "../events/record-event.ts";
 import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
 import { nextRetryAt } from "./periods.ts";
+import { isIn, LIVING, SUBSCRIPTION } from "../subscriptions/transitions.ts";
+import { moveStatus } from "../shared/transition.ts";
 
 export type FailureEffect = "past_due" | "retry_scheduled" | "suspended" | "none";
 
@@ -14,16 +16,18 @@ export async function applyInvoiceFailed(
 ): Promise<FailureEffect> {
   const { subscription: sub, invoice, now } = input;
   // Failed attempts made from a payment page on a suspended or canceled subscription change nothing.
-  if (!["ACTIVE", "TRIALING", "PAST_DUE"].includes(sub.status)) return "none";
+  if (!isIn(LIVING, sub.status)) return "none";
   const retryAt = nextRetryAt(invoice.dueAt, input.attemptsMade);
   let effect: FailureEffect;
   let types: EventType[];
   if (sub.status !== "PAST_DUE") [effect, types] = ["past_due", ["invoice.payment_failed", "subscription.past_due"]];
   else if (retryAt) [effect, types] = ["retry_scheduled", ["invoice.payment_failed"]];
   else [effect, types] = ["suspended", ["invoice.payment_failed", "subscription.suspended"]];
-  await tx.subscription.update({
-    where: { id: sub.id },
-    data: { status: effect === "suspended" ? "SUSPENDED" : "PAST_DUE", nextBillingAt: effect === "suspended" ? null : retryAt },
+  await moveStatus(tx, SUBSCRIPTION, {
+    id: sub.id,
+    tenantId: sub.tenantId,
+    to: effect === "suspended" ? "SUSPENDED" : "PAST_DUE",
+    data: { nextBillingAt: effect === "suspended" ? null : retryAt },
   });
   await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types, at: now });
   return effect;

@@ -5,7 +5,8 @@ import type { EventType } from "../events/event-types.ts";
 import type { Tx } from "../events/record-event.ts";
 import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
 import { applyScheduledPlanChange } from "../subscriptions/apply-scheduled-plan-change.ts";
-import { assertTransition } from "../subscriptions/transitions.ts";
+import { SUBSCRIPTION } from "../subscriptions/transitions.ts";
+import { moveStatus } from "../shared/transition.ts";
 import { qualifyReferrals } from "../referrals/qualify-referrals.ts";
 import { afterDiscountedCycle } from "./next-charge.ts";
 import { periodEnd, pixIssueAt, type Interval } from "./periods.ts";
@@ -25,14 +26,14 @@ export async function applyInvoicePaid(
   const { subscription: sub, invoice, now } = input;
   // A payment arriving after cancellation settles the money but never resurrects the subscription.
   if (sub.status === "CANCELED") return;
-  assertTransition(sub.status, "ACTIVE");
   // The renewal that opens the period of a scheduled plan change applies it first.
   const changedTo = invoice.kind === "CYCLE" ? await applyScheduledPlanChange(tx, sub, invoice.periodStart) : null;
   const { start, end, anchorDay, nextBillingAt } = paidPeriod(sub, invoice, changedTo ?? input.interval, now);
-  await tx.subscription.update({
-    where: { id: sub.id },
+  await moveStatus(tx, SUBSCRIPTION, {
+    id: sub.id,
+    tenantId: sub.tenantId,
+    to: "ACTIVE",
     data: {
-      status: "ACTIVE",
       currentPeriodStart: start,
       currentPeriodEnd: end,
       anchorDay,

@@ -4,6 +4,8 @@ import type { Runtime } from "../runtime.ts";
 import { chargeCard } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { createInvoiceAttempt } from "./create-invoice-attempt.ts";
+import { PAYMENT, UNSETTLED } from "../payments/transitions.ts";
+import { tryMoveStatus } from "../shared/transition.ts";
 import { reconcilePayment } from "./reconcile-payment.ts";
 import { settlePayment, type SettleResult } from "./settle-payment.ts";
 
@@ -12,7 +14,7 @@ export type ChargeInvoiceResult = SettleResult | "unknown" | "blocked";
 export async function chargeInvoice(runtime: Runtime, input: { tenantId: string; invoiceId: string; now: Date }): Promise<ChargeInvoiceResult> {
   const prisma = runtime.db.prisma;
   const { tenantId, invoiceId, now } = input;
-  const unheard = await prisma.payment.findMany({ where: { tenantId, invoiceId, method: "CARD", status: { in: ["PROCESSING", "UNKNOWN"] } } });
+  const unheard = await prisma.payment.findMany({ where: { tenantId, invoiceId, method: "CARD", status: { in: [...UNSETTLED] } } });
   for (const payment of unheard) {
     const result = await reconcilePayment(runtime, payment, now);
     if (result === "unresolved") return "blocked";
@@ -36,7 +38,7 @@ export async function chargeInvoice(runtime: Runtime, input: { tenantId: string;
   );
   runtime.faults?.("after-gateway-charge");
   if (result.outcome === "unknown") {
-    await prisma.payment.update({ where: { id: payment.id }, data: { status: "UNKNOWN" } });
+    await tryMoveStatus(prisma, PAYMENT, { id: payment.id, tenantId, to: "UNKNOWN" });
     return "unknown";
   }
   return settlePayment(runtime, { tenantId, paymentId: payment.id, verdict: result, now });

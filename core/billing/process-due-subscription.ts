@@ -8,6 +8,7 @@ import { ensureCycleInvoice } from "./ensure-cycle-invoice.ts";
 import { issuePixCharge } from "./issue-pix-charge.ts";
 import { pixIssueAt, RETRY_DAYS } from "./periods.ts";
 import { cancelAtPeriodEnd, expireCheckout, markInvoiceOverdue } from "./subscription-duties.ts";
+import { isIn, LIVING } from "../subscriptions/transitions.ts";
 
 export type DutyOutcome =
   | "renewed"
@@ -44,7 +45,7 @@ async function runDuty(runtime: Runtime, sub: Subscription, now: Date): Promise<
   const cycleEnd = sub.status === "TRIALING" ? sub.trialEndsAt : sub.currentPeriodEnd;
   // A scheduled cancellation: nothing is renewed, issued or retried. It ends at the period (trial)
   // end; a past_due subscription's paid period is already over, so it ends at its next duty.
-  if (sub.cancelAtPeriodEnd && ["ACTIVE", "TRIALING", "PAST_DUE"].includes(sub.status)) {
+  if (sub.cancelAtPeriodEnd && isIn(LIVING, sub.status)) {
     return sub.status === "PAST_DUE" || at(cycleEnd) <= t ? cancelAtPeriodEnd(runtime, sub, now) : idle(runtime, sub, cycleEnd);
   }
   switch (sub.status) {
@@ -75,7 +76,7 @@ async function startCycle(runtime: Runtime, sub: Subscription, periodStart: Date
   if (invoice.status !== "OPEN") return chargeOutcome(await settleFreeInvoice(runtime, sub, invoice.id, now));
   // No card (trial without card, Pix): an open invoice to pay by QR or link, and the dunning clock.
   if (sub.collectionMethod === "PIX_MANUAL") await issuePixCharge(runtime, { tenantId: sub.tenantId, invoiceId: invoice.id, expiresAt: pixExpiry(invoice.dueAt), now });
-  return markInvoiceOverdue(runtime, sub, invoice.dueAt, now);
+  return markInvoiceOverdue(runtime, sub, invoice, now);
 }
 
 /** pix_manual: the QR 3 days before the due date, past_due at the due date, suspension after D+9. */
@@ -90,14 +91,14 @@ async function pixRenewal(runtime: Runtime, sub: Subscription, now: Date): Promi
     await runtime.db.prisma.subscription.updateMany({ where: { id: sub.id, tenantId: sub.tenantId, status: { not: "CANCELED" } }, data: { nextBillingAt: due } });
     return "pix_issued";
   }
-  return markInvoiceOverdue(runtime, sub, due, now);
+  return markInvoiceOverdue(runtime, sub, invoice, now);
 }
 
 async function retryOpenInvoice(runtime: Runtime, sub: Subscription, now: Date): Promise<DutyOutcome> {
   const invoice = await runtime.db.prisma.invoice.findFirst({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, orderBy: { dueAt: "desc" } });
   if (!invoice) return idle(runtime, sub, null);
   if (sub.collectionMethod === "CARD_AUTO" && sub.paymentMethodId) return chargeOutcome(await chargeInvoice(runtime, { tenantId: sub.tenantId, invoiceId: invoice.id, now }));
-  return markInvoiceOverdue(runtime, sub, invoice.dueAt, now);
+  return markInvoiceOverdue(runtime, sub, invoice, now);
 }
 
 /** A 100%-off cycle: the invoice was born paid; the subscription moves on without a charge. */

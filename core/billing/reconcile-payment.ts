@@ -5,6 +5,8 @@ import { fetchChargeStatus } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import type { Runtime } from "../runtime.ts";
 import { settlePayment, type SettleResult } from "./settle-payment.ts";
+import { PAYMENT } from "../payments/transitions.ts";
+import { tryMoveStatus } from "../shared/transition.ts";
 
 /** `retry`: the gateway never got the attempt, so a new one is safe. `unresolved`: ask again later. */
 export type ReconcileResult = SettleResult | "retry" | "unresolved";
@@ -19,11 +21,8 @@ export async function reconcilePayment(runtime: Runtime, payment: Payment, now: 
   );
   if (!status || status.outcome === "pending") return "unresolved";
   if (status.outcome === "not_found") {
-    const moved = await prisma.payment.updateMany({
-      where: { id: payment.id, tenantId: payment.tenantId, status: { in: ["PROCESSING", "UNKNOWN"] } },
-      data: { status: "FAILED", failureCode: "not_received_by_gateway" },
-    });
-    return moved.count === 1 ? "retry" : "already_settled";
+    const moved = await tryMoveStatus(prisma, PAYMENT, { id: payment.id, tenantId: payment.tenantId, to: "FAILED", data: { failureCode: "not_received_by_gateway" } });
+    return moved ? "retry" : "already_settled";
   }
   return settlePayment(runtime, {
     tenantId: payment.tenantId,

@@ -18,6 +18,10 @@ import type { ClaimedSubscription } from "./claim-due-subscriptions.ts";
 import { chargeOutcome, type DutyOutcome } from "./process-due-subscription.ts";
 import { settlePayment } from "./settle-payment.ts";
 import { qualifyReferrals } from "../referrals/qualify-referrals.ts";
+import { PAYMENT } from "../payments/transitions.ts";
+import { SUBSCRIPTION } from "../subscriptions/transitions.ts";
+import { statusAllows, tryMoveStatus } from "../shared/transition.ts";
+import { INVOICE } from "./transitions.ts";
 
 interface Candidate {
   id: string;
@@ -80,7 +84,7 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
   for (const r of renewals) {
     if (!r.result || r.result.outcome === "approved") continue;
     if (r.result.outcome === "unknown") {
-      await prisma.payment.update({ where: { id: r.paymentId }, data: { status: "UNKNOWN" } });
+      await tryMoveStatus(prisma, PAYMENT, { id: r.paymentId, tenantId: r.c.tenant_id, to: "UNKNOWN" });
       result.stuck.push(r.c.id);
       count("unknown");
       continue;
@@ -207,7 +211,7 @@ async function settleApproved(runtime: Runtime, approved: Renewal[]): Promise<nu
       UPDATE payments p SET status = 'PAID', paid_at = v.paid_at, gateway_charge_id = v.charge_id, paid_invoice_id = p.invoice_id
       FROM unnest(${approved.map((r) => r.paymentId)}::text[], ${approved.map((r) => r.result!.chargeId)}::text[],
                   ${approved.map((r) => r.now.toISOString())}::timestamp[]) AS v(id, charge_id, paid_at)
-      WHERE p.id = v.id AND p.status IN ('PROCESSING', 'UNKNOWN')
+      WHERE p.id = v.id AND ${statusAllows(PAYMENT, "PAID", "p.status")}
       RETURNING p.id`;
     const paidIds = new Set(paid.map((p) => p.id));
     const done = approved.filter((r) => paidIds.has(r.paymentId));
@@ -215,7 +219,7 @@ async function settleApproved(runtime: Runtime, approved: Renewal[]): Promise<nu
     await tx.$executeRaw`
       UPDATE invoices i SET status = 'PAID', paid_at = v.paid_at
       FROM unnest(${done.map((r) => r.invoiceId)}::text[], ${done.map((r) => r.now.toISOString())}::timestamp[]) AS v(id, paid_at)
-      WHERE i.id = v.id`;
+      WHERE i.id = v.id AND ${statusAllows(INVOICE, "PAID", "i.status")}`;
     await tx.paymentItem.createMany({
       data: done.map((r) => ({ id: newId("paymentItem"), tenantId: r.c.tenant_id, paymentId: r.paymentId, kind: "plan", amountCents: r.amountCents })),
     });
@@ -227,7 +231,7 @@ async function settleApproved(runtime: Runtime, approved: Renewal[]): Promise<nu
                   ${periods.map((p) => p.end.toISOString())}::timestamp[], ${periods.map((p) => p.anchorDay)}::int[],
                   ${periods.map((p) => p.nextBillingAt.toISOString())}::timestamp[], ${done.map((r) => r.paymentId)}::text[])
            AS v(id, ps, pe, anchor, next, pay)
-      WHERE s.id = v.id`;
+      WHERE s.id = v.id AND ${statusAllows(SUBSCRIPTION, "ACTIVE", "s.status")}`;
     for (const r of done) {
       if (r.discountCents > 0 && r.c.redemption_id && r.c.cycles_remaining !== null) {
         await tx.couponRedemption.update({ where: { id: r.c.redemption_id }, data: afterDiscountedCycle(r.c.cycles_remaining) });

@@ -1,35 +1,49 @@
 // The small duties of the billing run that are not a charge: moving a subscription whose invoice is
 // paid by Pix or link (no card to retry) through past_due to suspension, scheduled cancellation, and
-// abandoned Pix checkouts. Each is one transaction with its events.
+// abandoned Pix checkouts. Each is one transaction with its events, deciding on the row read under
+// the subscription lock and writing through the transition table (a cancel committed first wins).
 import type { Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
-import { recordCancellationEmail } from "../emails/record-cancellation-email.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
-import { assertTransition } from "../subscriptions/transitions.ts";
-import { revertReferral } from "../referrals/revert-referral.ts";
+import { endSubscription } from "../subscriptions/end-subscription.ts";
+import { canTransition, SUBSCRIPTION } from "../subscriptions/transitions.ts";
+import { tryMoveStatus } from "../shared/transition.ts";
 import { RETRY_DAYS } from "./periods.ts";
 
 const DAY_MS = 86_400_000;
 const LAST_RETRY_DAYS = RETRY_DAYS[RETRY_DAYS.length - 1]!;
 
-/** Unpaid invoice without a card to retry: past_due at the due date, suspended after D+9. */
-export async function markInvoiceOverdue(runtime: Runtime, sub: Subscription, invoiceDueAt: Date, now: Date): Promise<"past_due" | "suspended"> {
-  const suspendAt = new Date(invoiceDueAt.getTime() + LAST_RETRY_DAYS * DAY_MS);
-  // Always through past_due first (the transition table has no active -> suspended).
-  const suspend = sub.status === "PAST_DUE" && now.getTime() >= suspendAt.getTime();
-  const to = suspend ? "SUSPENDED" : "PAST_DUE";
-  assertTransition(sub.status, to);
-  await runtime.db.prisma.$transaction(async (tx) => {
+/**
+ * Unpaid invoice without a card to retry: past_due at the due date, suspended after D+9. "idle" when
+ * the invoice was closed or the subscription moved meanwhile (paid, canceled): nothing is written.
+ */
+export async function markInvoiceOverdue(
+  runtime: Runtime,
+  sub: Subscription,
+  invoice: { id: string; dueAt: Date },
+  now: Date,
+): Promise<"past_due" | "suspended" | "idle"> {
+  const suspendAt = new Date(invoice.dueAt.getTime() + LAST_RETRY_DAYS * DAY_MS);
+  return runtime.db.prisma.$transaction(async (tx) => {
     await lockSubscription(tx, sub.tenantId, sub.id);
-    await tx.subscription.update({ where: { id: sub.id }, data: { status: to, nextBillingAt: suspend ? null : suspendAt } });
+    const fresh = await tx.subscription.findFirst({ where: { id: sub.id, tenantId: sub.tenantId }, select: { status: true } });
+    const open = await tx.invoice.count({ where: { id: invoice.id, tenantId: sub.tenantId, status: "OPEN" } });
+    if (!fresh || open === 0) return "idle";
+    // Always through past_due first (the transition table has no active -> suspended).
+    const suspend = fresh.status === "PAST_DUE" && now.getTime() >= suspendAt.getTime();
+    const to = suspend ? "SUSPENDED" : "PAST_DUE";
+    if (!canTransition(fresh.status, to)) return "idle";
+    // Conditional on the status just read: never canceled -> past_due, even without the lock.
+    const moved = await tryMoveStatus(tx, SUBSCRIPTION, { id: sub.id, tenantId: sub.tenantId, to, from: [fresh.status], data: { nextBillingAt: suspend ? null : suspendAt } });
+    if (!moved) return "idle";
     await emitSubscriptionEvents(tx, {
       tenantId: sub.tenantId,
       subscriptionId: sub.id,
       types: suspend ? ["invoice.payment_failed", "subscription.suspended"] : ["invoice.payment_failed", "subscription.past_due"],
       at: now,
     });
+    return suspend ? "suspended" : "past_due";
   });
-  return suspend ? "suspended" : "past_due";
 }
 
 /** cancel_at_period_end reached: the billing run does not renew; the subscription ends, with its e-mail. */
@@ -38,14 +52,10 @@ export async function cancelAtPeriodEnd(runtime: Runtime, sub: Subscription, now
     await lockSubscription(tx, sub.tenantId, sub.id);
     // Re-read under the lock: an undo or an immediate cancel may have committed since the claim.
     const fresh = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId: sub.tenantId } });
-    if (!fresh.cancelAtPeriodEnd || fresh.status === "CANCELED") return "idle";
-    assertTransition(fresh.status, "CANCELED");
-    // cancel_reason keeps the reason given when it was scheduled (the e-mail carries it).
-    await tx.subscription.update({ where: { id: sub.id }, data: { status: "CANCELED", canceledAt: now, nextBillingAt: null, cancelReason: fresh.cancelReason ?? "period_end" } });
-    await tx.invoice.updateMany({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, data: { status: "VOID" } });
-    await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: ["subscription.canceled"], at: now });
-    await revertReferral(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, cause: "churn", now }); // core/referrals
-    await recordCancellationEmail(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, reason: fresh.cancelReason, at: now });
+    if (!fresh.cancelAtPeriodEnd) return "idle";
+    const announce = await endSubscription(tx, fresh, { cause: { kind: "period_end" }, now });
+    if (!announce) return "idle";
+    await announce();
     return "canceled";
   });
 }
@@ -55,15 +65,8 @@ export async function expireCheckout(runtime: Runtime, sub: Subscription, now: D
   await runtime.db.prisma.$transaction(async (tx) => {
     await lockSubscription(tx, sub.tenantId, sub.id);
     const fresh = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId: sub.tenantId } });
-    if (fresh.status !== "PENDING_FIRST_PAYMENT") return;
-    await tx.subscription.update({ where: { id: sub.id }, data: { status: "CANCELED", canceledAt: now, nextBillingAt: null, cancelReason: "checkout_expired" } });
-    await tx.invoice.updateMany({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, data: { status: "VOID" } });
-    await tx.payment.updateMany({
-      where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "PROCESSING", method: "PIX" },
-      data: { status: "FAILED", failureCode: "expired" },
-    });
-    await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: ["subscription.canceled"], at: now });
-    await revertReferral(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, cause: "churn", now }); // core/referrals
+    const announce = await endSubscription(tx, fresh, { cause: { kind: "checkout_expired" }, now });
+    await announce?.();
   });
   return "canceled";
 }

@@ -5,6 +5,7 @@ import { recordEvent } from "../events/record-event.ts";
 import { tenantClock, type Clock } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
 import { subscriptionDetailInclude, subscriptionPayload } from "../subscriptions/subscription-payload.ts";
+import { STARTED } from "../subscriptions/transitions.ts";
 import { parseEntitlements } from "./entitlements-input.ts";
 
 const BATCH = 500;
@@ -22,7 +23,7 @@ export async function updatePlanEntitlements(prisma: PrismaClient, wall: Clock, 
         const subs = await tx.subscription.findMany({
           // Living: not canceled, and born (a checkout awaiting its first Pix payment has had no event yet,
           // and subscription.updated never carries pending_first_payment).
-          where: { tenantId: plan.tenantId, planId: plan.id, status: { notIn: ["CANCELED", "PENDING_FIRST_PAYMENT"] }, ...(after ? { id: { gt: after } } : {}) },
+          where: { tenantId: plan.tenantId, planId: plan.id, status: { in: [...STARTED] }, ...(after ? { id: { gt: after } } : {}) },
           include: subscriptionDetailInclude,
           orderBy: { id: "asc" },
           take: BATCH,

@@ -6,6 +6,7 @@ import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { linkUrl, offerPayMethods, SUBSCRIPTION_LINK_TTL_MS } from "./link-rules.ts";
 import { mintLink } from "./mint-link.ts";
+import { isIn, STARTED } from "../subscriptions/transitions.ts";
 
 export interface PaymentMethodLink {
   token: string;
@@ -24,7 +25,7 @@ export async function createPaymentMethodLink(runtime: Runtime, input: { tenantI
   });
   if (!sub) throw notFound("subscription");
   const status = sub.status.toLowerCase();
-  if (sub.status === "CANCELED" || sub.status === "PENDING_FIRST_PAYMENT") {
+  if (!isIn(STARTED, sub.status)) {
     throw new AppError("conflict", { error: `a ${status} subscription has no payment method to change`, extra: { status } });
   }
   if (sub.status === "TRIALING" && !sub.paymentMethodId) {

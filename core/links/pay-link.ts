@@ -8,6 +8,7 @@ import { RETRY_DAYS } from "../billing/periods.ts";
 import type { Runtime } from "../runtime.ts";
 import { AppError } from "../shared/errors.ts";
 import { payGatewayMigrationLink } from "../subscriptions/gateway-migration.ts";
+import { IN_GOOD_STANDING, isIn } from "../subscriptions/transitions.ts";
 import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
 import { paymentMethodLinkState, payPaymentMethodLink } from "./pay-payment-method-link.ts";
 import { payRenewalLink, renewalLinkBlocker } from "./pay-renewal-link.ts";
@@ -90,7 +91,7 @@ export async function describePayLink(runtime: Runtime, token: string): Promise<
     }
     case "GATEWAY_MIGRATION": {
       // The saved card does not cross gateways: the customer types a card for the new gateway.
-      const usable = link.status === "OPEN" && !!sub && (sub.status === "ACTIVE" || sub.status === "TRIALING");
+      const usable = link.status === "OPEN" && !!sub && isIn(IN_GOOD_STANDING, sub.status);
       return usable
         ? { ...view, amountCents: link.priceCents, methods: ["card"], currentCard: null }
         : { ...view, blocker: "Esta troca de plano não está mais disponível." };

@@ -14,6 +14,8 @@ import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease } from "./page-card.ts";
 import { saveCard } from "../customers/save-card.ts";
+import { PAYMENT, UNSETTLED } from "../payments/transitions.ts";
+import { tryMoveStatus } from "../shared/transition.ts";
 
 export interface InvoiceCardPayment {
   status: "paid";
@@ -34,7 +36,7 @@ export async function payInvoiceByCard(
     });
     if (invoice.status !== "OPEN") throw new AppError("link_used", { error: "esta fatura já foi paga" });
     if (invoice.subscription.status === "CANCELED") throw new AppError("link_expired", { error: "esta assinatura foi cancelada" });
-    const unheard = await prisma.payment.count({ where: { tenantId, invoiceId, method: "CARD", status: { in: ["PROCESSING", "UNKNOWN"] } } });
+    const unheard = await prisma.payment.count({ where: { tenantId, invoiceId, method: "CARD", status: { in: [...UNSETTLED] } } });
     if (unheard > 0) throw new AppError("conflict", { error: "um pagamento desta fatura ainda está em processamento; tente novamente mais tarde" });
     const account = invoice.subscription.offer.gatewayAccount;
     const gw = gatewayContext(runtime, account, now, { subscriptionId });
@@ -47,12 +49,12 @@ export async function payInvoiceByCard(
       { token: method.token, amountCents: invoice.amountCents, currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId },
     );
     if (result.outcome === "unknown") {
-      await prisma.payment.update({ where: { id: payment.id }, data: { status: "UNKNOWN" } });
+      await tryMoveStatus(prisma, PAYMENT, { id: payment.id, tenantId, to: "UNKNOWN" });
       throw new AppError("conflict", { error: "não foi possível confirmar o pagamento agora; não tente de novo antes de consultar a fatura" });
     }
     if (result.outcome === "declined") {
       // Not settlePayment: that path counts a dunning attempt. A manual attempt only records its refusal.
-      await prisma.payment.update({ where: { id: payment.id }, data: { status: "FAILED", gatewayChargeId: result.chargeId, failureCode: result.detailCode || "declined" } });
+      await tryMoveStatus(prisma, PAYMENT, { id: payment.id, tenantId, to: "FAILED", data: { gatewayChargeId: result.chargeId, failureCode: result.detailCode || "declined" } });
       throw cardRefusal(result.detailCode);
     }
     // Approved: the card becomes the subscription's card (when asked), then the payment settles the invoice (its events carry it).

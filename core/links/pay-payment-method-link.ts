@@ -9,6 +9,7 @@ import type { Runtime } from "../runtime.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+import { isIn, STARTED } from "../subscriptions/transitions.ts";
 import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
 import { gatewayContext, tokenizeOnPage } from "./page-card.ts";
 import type { ResolvedPayLink } from "./resolve-pay-link.ts";
@@ -23,7 +24,7 @@ export interface PaymentMethodChange {
 /** Whether the page can take a card for this link now (and why not). */
 export async function paymentMethodLinkState(runtime: Runtime, resolved: ResolvedPayLink) {
   const sub = resolved.subscription;
-  if (!sub || sub.status === "CANCELED" || sub.status === "PENDING_FIRST_PAYMENT") return { usable: false as const, reason: "Esta assinatura não aceita mais troca de cartão." };
+  if (!sub || !isIn(STARTED, sub.status)) return { usable: false as const, reason: "Esta assinatura não aceita mais troca de cartão." };
   if (!resolved.methods.card) return { usable: false as const, reason: "Esta assinatura não aceita pagamento com cartão." };
   if (!resolved.methods.capturesCardOnlyOnPaymentPage) return { usable: true as const, openInvoice: null };
   const openInvoice = await runtime.db.prisma.invoice.findFirst({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, orderBy: { dueAt: "desc" } });
@@ -59,7 +60,7 @@ export async function payPaymentMethodLink(runtime: Runtime, resolved: ResolvedP
     const claimed = await tx.link.updateMany({ where: { id: link.id, tenantId: link.tenantId, status: "OPEN" }, data: { status: "USED", usedAt: now } });
     if (claimed.count !== 1) throw new AppError("link_used");
     const fresh = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId: link.tenantId } });
-    if (fresh.status === "CANCELED" || fresh.status === "PENDING_FIRST_PAYMENT") throw new AppError("conflict", { error: "Esta assinatura não aceita mais troca de cartão." });
+    if (!isIn(STARTED, fresh.status)) throw new AppError("conflict", { error: "Esta assinatura não aceita mais troca de cartão." });
     const method = await saveCard(tx, { tenantId: link.tenantId, customerId: fresh.customerId, gatewayAccountId: account.id, token });
     // Pix -> card on an active subscription: the run now charges the card at the period end instead of issuing a QR 3 days before.
     const movesToCard = fresh.collectionMethod === "PIX_MANUAL" && fresh.status === "ACTIVE" && fresh.currentPeriodEnd;

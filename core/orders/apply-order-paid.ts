@@ -12,6 +12,8 @@ import { addBonus } from "../campaigns/campaign-rules.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../events/record-event.ts";
 import { newId } from "../shared/ids.ts";
+import { moveStatus } from "../shared/transition.ts";
+import { ORDER } from "./transitions.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 
 const DAY_MS = 86_400_000;
@@ -25,7 +27,7 @@ export async function applyOrderPaid(tx: Tx, input: { payment: Payment; now: Dat
   await tx.payment.update({ where: { id: payment.id }, data: { paidOrderId: order.id } });
   const extensionSeconds = order.targetSubscriptionId ? await extendTarget(tx, order) : null;
   if (!order.targetSubscriptionId) await openGrant(tx, order, now);
-  await tx.order.update({ where: { id: order.id }, data: { status: "PAID", paidAt: now, extensionSeconds } });
+  await moveStatus(tx, ORDER, { id: order.id, tenantId: order.tenantId, to: "PAID", data: { paidAt: now, extensionSeconds } });
   await tx.link.updateMany({ where: { tenantId: order.tenantId, orderId: order.id, status: { in: ["ACTIVE", "OPEN"] } }, data: { status: "PAID", usedAt: now } });
   await emitEvents(tx, { tenantId: order.tenantId, subject: { kind: "order", orderId: order.id }, types: ["order.paid"], at: now });
   if (order.targetSubscriptionId && extensionSeconds !== null) {

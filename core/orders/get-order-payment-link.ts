@@ -8,6 +8,8 @@ import { mintLink } from "../links/mint-link.ts";
 import type { Runtime } from "../runtime.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId, newId } from "../shared/ids.ts";
+import { PAYMENT } from "../payments/transitions.ts";
+import { tryMoveStatus } from "../shared/transition.ts";
 
 /** A reopened order QR is payable for one day, like the checkout's. */
 const REOPENED_PIX_TTL_MS = 86_400_000;
@@ -55,9 +57,9 @@ async function reopenPix(runtime: Runtime, order: Order, expired: Payment, now: 
     reference: order.id,
     expiresAt: new Date(now.getTime() + REOPENED_PIX_TTL_MS),
   });
-  await prisma.$transaction([
-    prisma.payment.updateMany({ where: { id: expired.id, tenantId: order.tenantId, status: "PROCESSING" }, data: { status: "FAILED", failureCode: "expired" } }),
-    prisma.payment.createMany({
+  await prisma.$transaction(async (tx) => {
+    await tryMoveStatus(tx, PAYMENT, { id: expired.id, tenantId: order.tenantId, from: ["PROCESSING"], to: "FAILED", data: { failureCode: "expired" } });
+    await tx.payment.createMany({
       data: [
         {
           id: paymentId,
@@ -80,7 +82,7 @@ async function reopenPix(runtime: Runtime, order: Order, expired: Payment, now: 
         },
       ],
       skipDuplicates: true,
-    }),
-  ]);
+    });
+  });
   return prisma.payment.findFirstOrThrow({ where: { tenantId: order.tenantId, idempotencyKey } });
 }

@@ -7,7 +7,8 @@ import type { Runtime } from "../runtime.ts";
 import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
 import { revokeAccess } from "../refunds/revoke-access.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
-import { canMovePayment } from "./transitions.ts";
+import { canMovePayment, PAYMENT } from "./transitions.ts";
+import { tryMoveStatus } from "../shared/transition.ts";
 
 const CHARGEBACK_REASON = "chargeback";
 
@@ -17,7 +18,9 @@ export async function recordChargeback(runtime: Runtime, input: { tenantId: stri
     const payment = await tx.payment.findFirst({ where: { id: input.paymentId, tenantId: input.tenantId } });
     if (!payment || !canMovePayment(payment.status, "CHARGEDBACK")) return null;
     if (payment.subscriptionId) await lockSubscription(tx, input.tenantId, payment.subscriptionId);
-    const updated = await tx.payment.update({ where: { id: payment.id }, data: { status: "CHARGEDBACK", refundInFlight: false } });
+    // Read before the lock: a refund that completed meanwhile makes this a no-op, never refunded -> chargedback.
+    if (!(await tryMoveStatus(tx, PAYMENT, { id: payment.id, tenantId: payment.tenantId, to: "CHARGEDBACK", data: { refundInFlight: false } }))) return null;
+    const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
     const revoke = payment.orderId ? ("grant" as const) : ("subscription" as const);
     const announce = await revokeAccess(tx, { payment: updated, revoke, reason: CHARGEBACK_REASON, now: input.now });
     if (announce) await announce();

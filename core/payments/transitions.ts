@@ -1,5 +1,7 @@
-// Payment status moves as data. UNKNOWN (gateway outcome not heard) only leaves through reconciliation.
+// Payment status moves as data. UNKNOWN (gateway outcome not heard) only leaves through a verdict
+// (reconciliation). PAID money leaves only by a refund or a chargeback; the others are terminal.
 import type { PaymentStatus } from "../../generated/prisma/client.ts";
+import { canMove, type StatusMachine } from "../shared/transition.ts";
 
 export const PAYMENT_TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
   PROCESSING: ["PAID", "FAILED", "UNKNOWN"],
@@ -10,6 +12,16 @@ export const PAYMENT_TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]
   CHARGEDBACK: [],
 };
 
+export const PAYMENT: StatusMachine<"payment"> = {
+  model: "payment",
+  table: "payments",
+  enumType: "PaymentStatus",
+  transitions: PAYMENT_TRANSITIONS,
+};
+
+/** Waiting for the gateway's verdict: the only statuses a verdict can settle. */
+export const UNSETTLED = ["PROCESSING", "UNKNOWN"] as const satisfies readonly PaymentStatus[];
+
 export function canMovePayment(from: PaymentStatus, to: PaymentStatus): boolean {
-  return PAYMENT_TRANSITIONS[from].includes(to);
+  return canMove(PAYMENT, from, to);
 }

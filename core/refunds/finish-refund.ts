@@ -10,6 +10,10 @@ import type { Tx } from "../events/record-event.ts";
 import { lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { revokeAccess } from "./revoke-access.ts";
 import type { Revoke } from "./refund-rules.ts";
+import { REFUND } from "./transitions.ts";
+import { ORDER } from "../orders/transitions.ts";
+import { PAYMENT } from "../payments/transitions.ts";
+import { moveStatus, tryMoveStatus } from "../shared/transition.ts";
 
 export type RefundState = "succeeded" | "failed" | "pending";
 
@@ -29,24 +33,25 @@ export async function finishRefund(runtime: Runtime, input: { tenantId: string; 
     if (refund.status !== "PENDING") return refund.status === "SUCCEEDED" ? "succeeded" : "failed";
     const payment = await tx.payment.findFirstOrThrow({ where: { id: refund.paymentId, tenantId }, include: { items: { orderBy: { id: "asc" } } } });
     if (result.outcome !== "refunded") {
-      await tx.refund.update({ where: { id: refund.id }, data: { status: "FAILED", failureCode: result.detailCode || "declined", gatewayRefundId: result.refundId, leaseUntil: null } });
+      await moveStatus(tx, REFUND, { id: refund.id, tenantId, to: "FAILED", data: { failureCode: result.detailCode || "declined", gatewayRefundId: result.refundId, leaseUntil: null } });
       await tx.payment.update({ where: { id: payment.id }, data: { refundInFlight: false } });
       return "failed";
     }
     const refunded = payment.refundedAmountCents + refund.amountCents;
     // A chargeback filed meanwhile already took the access back and owns the status.
     const completes = refunded === payment.amountCents && payment.status === "PAID";
-    await tx.refund.update({ where: { id: refund.id }, data: { status: "SUCCEEDED", gatewayRefundId: result.refundId, leaseUntil: null } });
-    const updated = await tx.payment.update({
-      where: { id: payment.id },
-      data: { refundedAmountCents: refunded, status: completes ? "REFUNDED" : payment.status, refundInFlight: false, refundReason: refund.reason },
-    });
+    await moveStatus(tx, REFUND, { id: refund.id, tenantId, to: "SUCCEEDED", data: { gatewayRefundId: result.refundId, leaseUntil: null } });
+    const money = { refundedAmountCents: refunded, refundInFlight: false, refundReason: refund.reason };
+    // The status moves only when the refund completes; a partial refund writes the money alone.
+    if (completes) await moveStatus(tx, PAYMENT, { id: payment.id, tenantId, to: "REFUNDED", data: money });
+    else await tx.payment.update({ where: { id: payment.id }, data: money });
+    const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
     for (const item of allocate(payment.items, refund.amountCents)) {
       await tx.paymentItem.update({ where: { id: item.id }, data: { refundedAmountCents: item.refundedAmountCents } });
     }
     const announce = completes ? await revokeAccess(tx, { payment: updated, revoke: refund.revoke as Revoke, reason: refund.reason, now }) : null;
     // A fully refunded order reads refunded even as a courtesy (grant kept); only revoking announces order.refunded.
-    if (completes && payment.orderId) await tx.order.updateMany({ where: { id: payment.orderId, tenantId, status: "PAID" }, data: { status: "REFUNDED" } });
+    if (completes && payment.orderId) await tryMoveStatus(tx, ORDER, { id: payment.orderId, tenantId, to: "REFUNDED" });
     await emitEvents(tx, { tenantId, subject: { kind: "refund", refundId: refund.id }, types: ["payment.refunded"], at: now });
     if (announce) await announce();
     return "succeeded";

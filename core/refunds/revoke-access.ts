@@ -8,10 +8,12 @@ import type { Order, Payment, Subscription } from "../../generated/prisma/client
 import { pixIssueAt } from "../billing/periods.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../events/record-event.ts";
-import { announceSubscriptionEnded, endSubscriptionState } from "../subscriptions/cancel-subscription.ts";
+import { endSubscription } from "../subscriptions/end-subscription.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { revertReferral } from "../referrals/revert-referral.ts";
 import type { Revoke } from "./refund-rules.ts";
+import { ORDER } from "../orders/transitions.ts";
+import { tryMoveStatus } from "../shared/transition.ts";
 
 export type Announce = () => Promise<void>;
 
@@ -23,14 +25,13 @@ export async function revokeAccess(tx: Tx, input: { payment: Payment; revoke: Re
   if (input.revoke === "subscription" && payment.subscriptionId) {
     await lockSubscription(tx, payment.tenantId, payment.subscriptionId);
     const sub = await tx.subscription.findFirst({ where: { id: payment.subscriptionId, tenantId: payment.tenantId } });
-    if (!sub || sub.status === "CANCELED") return null;
-    await endSubscriptionState(tx, sub, now, input.reason);
-    return () => announceSubscriptionEnded(tx, sub, { reason: input.reason, now });
+    if (!sub) return null;
+    return endSubscription(tx, sub, { cause: { kind: "now", reason: input.reason }, now });
   }
   if (input.revoke === "grant" && payment.orderId) {
     const order = await tx.order.findFirst({ where: { id: payment.orderId, tenantId: payment.tenantId } });
-    if (!order || order.status === "REFUNDED") return null;
-    await tx.order.update({ where: { id: order.id }, data: { status: "REFUNDED" } });
+    // Only a paid order delivered something to take back.
+    if (!order || !(await tryMoveStatus(tx, ORDER, { id: order.id, tenantId: order.tenantId, to: "REFUNDED" }))) return null;
     await tx.grant.updateMany({ where: { tenantId: order.tenantId, orderId: order.id, revokedAt: null }, data: { revokedAt: now } });
     const reverted = await revertExtension(tx, order);
     return async () => {

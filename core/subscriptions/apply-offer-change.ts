@@ -20,7 +20,7 @@ export async function applyOfferChange(
     keepCoupon: boolean;
     /** A new cycle starting now (interval change, migration); omitted: the current period stands. */
     period?: NewPeriod;
-    extra?: { paymentMethodId?: string | null; collectionMethod?: "CARD_AUTO" | "PIX_MANUAL"; lastPaymentId?: string; status?: "ACTIVE" };
+    extra?: { paymentMethodId?: string | null; collectionMethod?: "CARD_AUTO" | "PIX_MANUAL"; lastPaymentId?: string };
   },
 ): Promise<void> {
   const method = input.extra?.collectionMethod ?? input.collectionMethod;

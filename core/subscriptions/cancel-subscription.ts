@@ -1,19 +1,18 @@
 // POST /v1/subscriptions/{id}/cancel: immediate (default) or at the end of the period.
-// Immediate: canceled (terminal) with subscription.canceled and the cancellation e-mail; refused
-// while a payable Pix QR is open. At period end: cancel_at_period_end with subscription.updated;
-// the billing run ends the subscription at the period end (core/billing/subscription-duties.ts).
+// Immediate: canceled (terminal) with subscription.canceled and the cancellation e-mail
+// (end-subscription.ts); refused while a payable Pix QR is open. At period end: cancel_at_period_end
+// with subscription.updated; the billing run ends the subscription at the period end.
 import type { Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import type { Tx } from "../events/record-event.ts";
-import { recordCancellationEmail } from "../emails/record-cancellation-email.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
-import { assertTransition } from "./transitions.ts";
-import { revertReferral } from "../referrals/revert-referral.ts";
+import { isIn, LIVING } from "./transitions.ts";
+import { endSubscription } from "./end-subscription.ts";
+import { moveRefused } from "../shared/transition.ts";
 
 export const CANCEL_REASON_MAX = 300;
-const SCHEDULABLE = ["ACTIVE", "TRIALING", "PAST_DUE"] as const;
 
 export interface CancelSubscriptionInput {
   tenantId: string;
@@ -56,44 +55,14 @@ async function cancelNow(tx: Tx, sub: Subscription, reason: string | null, now: 
     select: { id: true },
   });
   if (payablePix) throw new AppError("pix_payable");
-  await endSubscriptionNow(tx, sub, { reason, now });
+  const announce = await endSubscription(tx, sub, { cause: { kind: "now", reason }, now });
+  if (!announce) throw moveRefused("subscription", "CANCELED", sub.status);
+  await announce();
   return CANCELED;
 }
 
-/**
- * Ends a subscription at once (cancel, or a refund or chargeback that revokes access): the state
- * change, then its announcement (subscription.canceled and the cancellation e-mail). A Pix QR paid
- * later is recorded and refunded (surplus payment).
- */
-export async function endSubscriptionNow(tx: Tx, sub: Subscription, input: { reason: string | null; now: Date }): Promise<void> {
-  await endSubscriptionState(tx, sub, input.now, input.reason);
-  await announceSubscriptionEnded(tx, sub, input);
-}
-
-/** The state of an immediate cancellation alone; callers that write their own event first announce after. */
-export async function endSubscriptionState(tx: Tx, sub: Subscription, now: Date, reason: string | null): Promise<void> {
-  assertTransition(sub.status, "CANCELED");
-  await tx.subscription.update({
-    where: { id: sub.id },
-    data: { status: "CANCELED", canceledAt: now, nextBillingAt: null, cancelAtPeriodEnd: false, cancelReason: reason, pendingOfferId: null, pendingOfferEffectiveAt: null },
-  });
-  // Referral (core/referrals): churn before qualifying reverts the referral.
-  await revertReferral(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, cause: "churn", now });
-  // Nothing is collected any more: open invoices are void, and dead Pix attempts are closed.
-  await tx.invoice.updateMany({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, data: { status: "VOID" } });
-  await tx.payment.updateMany({
-    where: { tenantId: sub.tenantId, subscriptionId: sub.id, method: "PIX", status: "PROCESSING", pixExpiresAt: { lte: now } },
-    data: { status: "FAILED", failureCode: "expired" },
-  });
-}
-
-export async function announceSubscriptionEnded(tx: Tx, sub: Subscription, input: { reason: string | null; now: Date }): Promise<void> {
-  await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: ["subscription.canceled"], at: input.now });
-  await recordCancellationEmail(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, reason: input.reason, at: input.now });
-}
-
 async function scheduleCancel(tx: Tx, sub: Subscription, reason: string | null, now: Date): Promise<CancelSubscriptionResult> {
-  if (!(SCHEDULABLE as readonly string[]).includes(sub.status)) {
+  if (!isIn(LIVING, sub.status)) {
     throw new AppError("cancel_not_allowed", { error: `a ${sub.status.toLowerCase()} subscription cannot be scheduled for cancellation`, extra: { status: sub.status.toLowerCase() } });
   }
   if (!sub.cancelAtPeriodEnd) {

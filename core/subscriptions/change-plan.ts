@@ -13,6 +13,7 @@ import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-ev
 import { issueMigrationLink } from "./gateway-migration.ts";
 import { decidePlanChange, minimumChargeOf, type PlanChangeDecision } from "./plan-change-decision.ts";
 import { planChangeResult } from "./plan-change-result.ts";
+import { IN_GOOD_STANDING, isIn } from "./transitions.ts";
 
 export interface ChangePlanInput {
   tenantId: string;
@@ -40,7 +41,7 @@ export async function changePlan(runtime: Runtime, input: ChangePlanInput) {
       where: { id: input.subscriptionId, tenantId },
       include: { offer: { include: { gatewayAccount: true } }, paymentMethod: true },
     });
-    if (sub.status !== "ACTIVE" && sub.status !== "TRIALING") throw invalid(`a ${sub.status.toLowerCase()} subscription cannot change plan`);
+    if (!isIn(IN_GOOD_STANDING, sub.status)) throw invalid(`a ${sub.status.toLowerCase()} subscription cannot change plan`);
     await assertNoProrationInFlight(tx, sub);
     if (target.kind !== "RECURRING" || !target.interval) throw invalid("the offer is not a recurring offer");
     if (!target.active) throw invalid("the offer is not active");

@@ -8,13 +8,13 @@ import type { Runtime } from "../runtime.ts";
 import { processDueSubscription, type DutyOutcome } from "../billing/process-due-subscription.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
+import { isIn, LIVING } from "./transitions.ts";
 
 export interface ChargeNowResult {
   ok: boolean;
   message: string;
 }
 
-const CHARGEABLE = ["ACTIVE", "TRIALING", "PAST_DUE"] as const;
 const LEASE_MS = 5 * 60_000;
 
 const MESSAGES: Record<DutyOutcome, string> = {
@@ -41,7 +41,7 @@ export async function chargeNow(runtime: Runtime, input: { tenantId: string; sub
   });
   if (!sub) throw notFound("subscription");
   const status = sub.status.toLowerCase();
-  if (!(CHARGEABLE as readonly string[]).includes(sub.status)) {
+  if (!isIn(LIVING, sub.status)) {
     throw new AppError("conflict", { error: `a ${status} subscription is not chargeable`, extra: { code: "not_chargeable", status } });
   }
   if (sub.tenant.renewalsPaused) throw new AppError("conflict", { error: "renewals are paused for this account", extra: { code: "renewals_paused" } });

@@ -12,6 +12,10 @@ import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { refundSurplusPayment, SURPLUS_REFUND_REASON } from "../payments/refund-surplus-payment.ts";
 import { lockSubscription } from "./emit-subscription-events.ts";
+import { INVOICE } from "../billing/transitions.ts";
+import { PAYMENT, UNSETTLED } from "../payments/transitions.ts";
+import { moveStatus, tryMoveStatus } from "../shared/transition.ts";
+import { isIn } from "./transitions.ts";
 
 export interface ProrationReservation {
   invoiceId: string;
@@ -132,16 +136,17 @@ export async function chargePlanChange(
   const outcome = await prisma.$transaction(async (tx) => {
     await lockSubscription(tx, tenantId, input.subscriptionId);
     const payment = await tx.payment.findFirstOrThrow({ where: { id: r.paymentId, tenantId } });
-    if (payment.status !== "PROCESSING" && payment.status !== "UNKNOWN") return "settled_elsewhere" as const;
+    if (!isIn(UNSETTLED, payment.status)) return "settled_elsewhere" as const;
+    const voidInvoice = () => moveStatus(tx, INVOICE, { id: r.invoiceId, tenantId, to: "VOID" });
     if (verdict.outcome === "unknown") {
       // Left for the reconciliation sweep; the change is not applied (settle-payment never moves a period for a proration).
-      await tx.payment.update({ where: { id: r.paymentId }, data: { status: "UNKNOWN" } });
-      await tx.invoice.update({ where: { id: r.invoiceId }, data: { status: "VOID" } });
+      await tryMoveStatus(tx, PAYMENT, { id: r.paymentId, tenantId, to: "UNKNOWN" });
+      await voidInvoice();
       return "unknown" as const;
     }
     if (verdict.outcome === "declined") {
-      await tx.payment.update({ where: { id: r.paymentId }, data: { status: "FAILED", gatewayChargeId: verdict.chargeId, failureCode: verdict.detailCode || "declined" } });
-      await tx.invoice.update({ where: { id: r.invoiceId }, data: { status: "VOID" } });
+      await moveStatus(tx, PAYMENT, { id: r.paymentId, tenantId, to: "FAILED", data: { gatewayChargeId: verdict.chargeId, failureCode: verdict.detailCode || "declined" } });
+      await voidInvoice();
       return { declined: verdict.detailCode || "declined" };
     }
     const sub = await tx.subscription.findFirstOrThrow({ where: { id: input.subscriptionId, tenantId } });
@@ -150,18 +155,17 @@ export async function chargePlanChange(
       // A cancel (or a refund that revoked the subscription) slipped in between the reservation and the
       // verdict: the change is not applied, so the money is a surplus, recorded off the invoice and
       // refunded in full right after this commit; the proration invoice is void.
-      await tx.payment.update({
-        where: { id: r.paymentId },
-        data: { status: "PAID", paidAt: now, gatewayChargeId: verdict.chargeId, failureCode: "", refundInFlight: true, refundReason: SURPLUS_REFUND_REASON },
+      await moveStatus(tx, PAYMENT, {
+        id: r.paymentId,
+        tenantId,
+        to: "PAID",
+        data: { paidAt: now, gatewayChargeId: verdict.chargeId, failureCode: "", refundInFlight: true, refundReason: SURPLUS_REFUND_REASON },
       });
-      await tx.invoice.update({ where: { id: r.invoiceId }, data: { status: "VOID" } });
+      await voidInvoice();
       return "moved" as const;
     }
-    await tx.payment.update({
-      where: { id: r.paymentId },
-      data: { status: "PAID", paidAt: now, gatewayChargeId: verdict.chargeId, paidInvoiceId: r.invoiceId, failureCode: "" },
-    });
-    await tx.invoice.update({ where: { id: r.invoiceId }, data: { status: "PAID", paidAt: now } });
+    await moveStatus(tx, PAYMENT, { id: r.paymentId, tenantId, to: "PAID", data: { paidAt: now, gatewayChargeId: verdict.chargeId, paidInvoiceId: r.invoiceId, failureCode: "" } });
+    await moveStatus(tx, INVOICE, { id: r.invoiceId, tenantId, to: "PAID", data: { paidAt: now } });
     await input.apply(tx, sub, r.paymentId);
     return "applied" as const;
   });

@@ -27,6 +27,8 @@ import { newId } from "../shared/ids.ts";
 import { applyOfferChange } from "./apply-offer-change.ts";
 import { chargePlanChange, reserveProration } from "./charge-plan-change.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
+import { IN_GOOD_STANDING, isIn, SUBSCRIPTION } from "./transitions.ts";
+import { moveStatus } from "../shared/transition.ts";
 import { saveCard } from "../customers/save-card.ts";
 import { CARD_NOT_APPROVED, declineText } from "../checkout/refusal-texts.ts";
 
@@ -70,7 +72,7 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
   if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) throw gone();
   const offer = await prisma.offer.findFirstOrThrow({ where: { id: link.offerId, tenantId }, include: { gatewayAccount: true } });
   const sub = await prisma.subscription.findFirstOrThrow({ where: { id: link.subscriptionId, tenantId } });
-  if (sub.status !== "ACTIVE" && sub.status !== "TRIALING") throw gone();
+  if (!isIn(IN_GOOD_STANDING, sub.status)) throw gone();
 
   const account: GatewayAccount = offer.gatewayAccount;
   const gw = { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: sub.id, now };
@@ -83,7 +85,7 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
     await lockSubscription(tx, tenantId, sub.id);
     const fresh = await tx.link.findFirstOrThrow({ where: { id: link.id, tenantId } });
     const current = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId } });
-    if (fresh.status !== "OPEN" || (current.status !== "ACTIVE" && current.status !== "TRIALING")) throw gone();
+    if (fresh.status !== "OPEN" || !isIn(IN_GOOD_STANDING, current.status)) throw gone();
     return reserveProration(tx, { subscription: current, account, card, amountCents: link.priceCents!, periodEnd: newPeriod.end, now });
   });
   await chargePlanChange(runtime, {
@@ -102,8 +104,10 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
         offer,
         keepCoupon: current.pendingKeepCoupon,
         period: newPeriod,
-        extra: { paymentMethodId: card.id, collectionMethod: "CARD_AUTO", lastPaymentId: paymentId, status: "ACTIVE" },
+        extra: { paymentMethodId: card.id, collectionMethod: "CARD_AUTO", lastPaymentId: paymentId },
       });
+      // A trial paid by the migration link starts its first paid period: trialing -> active.
+      await moveStatus(tx, SUBSCRIPTION, { id: current.id, tenantId, to: "ACTIVE" });
       await emitSubscriptionEvents(tx, { tenantId, subscriptionId: current.id, types: ["subscription.plan_changed", "invoice.paid"], at: now });
     },
   });

@@ -7,8 +7,8 @@ import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
 import { subscriptionDetailInclude, subscriptionPayload } from "./subscription-payload.ts";
+import { IN_GOOD_STANDING, isIn } from "./transitions.ts";
 
-const RESCHEDULABLE = ["ACTIVE", "TRIALING"] as const;
 // Date and time with an explicit offset: a time without one would mean a different instant per reader.
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/i;
 
@@ -42,7 +42,7 @@ export async function rescheduleSubscription(runtime: Runtime, input: Reschedule
     const at = parseIsoDateTime(input.nextBillingAt);
     if (!at) throw new AppError("data_invalida");
     if (at.getTime() <= now.getTime()) throw new AppError("data_passada");
-    if (!(RESCHEDULABLE as readonly string[]).includes(sub.status)) {
+    if (!isIn(IN_GOOD_STANDING, sub.status)) {
       throw new AppError("reschedule_status", { extra: { status: sub.status.toLowerCase() } });
     }
     // An open invoice means a charge is being collected (card attempt or Pix QR) in this cycle.

@@ -1,0 +1,113 @@
+// Status machines as data (Kill Bill's PaymentStates.xml): each status column has a table of allowed
+// moves, and every status write goes through moveStatus, which writes
+//   UPDATE <table> SET status = $to, ... WHERE id = $id AND tenant_id = $tenant AND status IN (<allowed from>)
+// so a row that moved meanwhile (a cancel committed first) is never overwritten: zero rows is a
+// conflict. The database refuses the same moves (triggers generated from these tables,
+// prisma/status-triggers.ts), so a write that bypasses this file fails too.
+import { Prisma, type InvoiceStatus, type OrderStatus, type PaymentStatus, type RefundStatus, type SubscriptionStatus } from "../../generated/prisma/client.ts";
+import { AppError } from "./errors.ts";
+
+/** What each model's status write takes. */
+interface Models {
+  subscription: { status: SubscriptionStatus; where: Prisma.SubscriptionWhereInput; data: Prisma.SubscriptionUncheckedUpdateManyInput };
+  invoice: { status: InvoiceStatus; where: Prisma.InvoiceWhereInput; data: Prisma.InvoiceUncheckedUpdateManyInput };
+  payment: { status: PaymentStatus; where: Prisma.PaymentWhereInput; data: Prisma.PaymentUncheckedUpdateManyInput };
+  order: { status: OrderStatus; where: Prisma.OrderWhereInput; data: Prisma.OrderUncheckedUpdateManyInput };
+  refund: { status: RefundStatus; where: Prisma.RefundWhereInput; data: Prisma.RefundUncheckedUpdateManyInput };
+}
+
+export type StatusModel = keyof Models;
+export type StatusOf<M extends StatusModel> = Models[M]["status"];
+
+export interface StatusMachine<M extends StatusModel> {
+  model: M;
+  /** The SQL table and its status enum type (raw SQL, triggers). */
+  table: string;
+  enumType: string;
+  /** from -> the statuses it may become. A status absent from its own list cannot be rewritten onto itself. */
+  transitions: { readonly [S in StatusOf<M>]: readonly StatusOf<M>[] };
+}
+
+export function canMove<M extends StatusModel>(machine: StatusMachine<M>, from: StatusOf<M>, to: StatusOf<M>): boolean {
+  return machine.transitions[from].includes(to);
+}
+
+/** The statuses a row may be in for `to` to be written (raw SQL: `status = ANY(${allowedFrom(...)}::"Enum"[])`). */
+export function allowedFrom<M extends StatusModel>(machine: StatusMachine<M>, to: StatusOf<M>): StatusOf<M>[] {
+  return (Object.keys(machine.transitions) as StatusOf<M>[]).filter((from) => canMove(machine, from, to));
+}
+
+/** Every (from, to) pair the table allows, in table order (the trigger generator's input). */
+export function allowedPairs<M extends StatusModel>(machine: StatusMachine<M>): [StatusOf<M>, StatusOf<M>][] {
+  return (Object.keys(machine.transitions) as StatusOf<M>[]).flatMap((from) => machine.transitions[from].map((to) => [from, to] as [StatusOf<M>, StatusOf<M>]));
+}
+
+/** Raw SQL guard: `<column> = ANY(<statuses>)`, e.g. statusIn(PAYMENT, allowedFrom(PAYMENT, "PAID"), "p.status"). */
+export function statusIn<M extends StatusModel>(machine: StatusMachine<M>, statuses: readonly StatusOf<M>[], column = "status"): Prisma.Sql {
+  // text[] first: the drivers send a JS array as text[] (a direct enum-array parameter is malformed on PGlite).
+  return Prisma.sql`${Prisma.raw(column)} = ANY((${[...statuses]}::text[])::${Prisma.raw(`"${machine.enumType}"`)}[])`;
+}
+
+/** Raw SQL guard of a write to `to`: the row is in a status the table lets become `to` (batch SQL). */
+export function statusAllows<M extends StatusModel>(machine: StatusMachine<M>, to: StatusOf<M>, column = "status"): Prisma.Sql {
+  return statusIn(machine, allowedFrom(machine, to), column);
+}
+
+export function moveRefused(model: StatusModel, to: string, from?: string): AppError {
+  return new AppError("conflict", { error: from ? `a ${from.toLowerCase()} ${model} cannot become ${to.toLowerCase()}` : `the ${model} can no longer become ${to.toLowerCase()}` });
+}
+
+/** Throws the conflict when the table has no such move (a guard before any write). */
+export function assertMove<M extends StatusModel>(machine: StatusMachine<M>, from: StatusOf<M>, to: StatusOf<M>): void {
+  if (!canMove(machine, from, to)) throw moveRefused(machine.model, to, from);
+}
+
+/** A Prisma client or transaction: anything with the five model delegates. */
+type Writer = Pick<Prisma.TransactionClient, StatusModel>;
+
+export interface MoveInput<M extends StatusModel> {
+  tenantId: string;
+  to: StatusOf<M>;
+  /** Narrows the table's allowed-from set for this write (e.g. only PENDING_FIRST_PAYMENT); never widens it. */
+  from?: readonly StatusOf<M>[];
+  /** Other columns written with the status. */
+  data?: Omit<Models[M]["data"], "status">;
+}
+
+/**
+ * Moves every row matching `where` (within the tenant) whose status allows `to`; returns how many
+ * moved. Rows in another status are left alone: for bulk moves ("void the open invoices") that is the point.
+ */
+export async function moveStatuses<M extends StatusModel>(
+  tx: Writer,
+  machine: StatusMachine<M>,
+  input: MoveInput<M> & { where: Models[M]["where"] },
+): Promise<number> {
+  const from = fromSet(machine, input.to, input.from);
+  if (from.length === 0) return 0;
+  const delegate = tx[machine.model] as unknown as { updateMany(args: { where: unknown; data: unknown }): Promise<{ count: number }> };
+  const moved = await delegate.updateMany({
+    where: { ...input.where, tenantId: input.tenantId, status: { in: from } },
+    data: { ...input.data, status: input.to },
+  });
+  return moved.count;
+}
+
+/** One row's move; false when the row is not (or no longer) in a status the move allows. */
+export async function tryMoveStatus<M extends StatusModel>(tx: Writer, machine: StatusMachine<M>, input: MoveInput<M> & { id: string }): Promise<boolean> {
+  return (await moveStatuses(tx, machine, { ...input, where: { id: input.id } as Models[M]["where"] })) === 1;
+}
+
+/** One row's move; a row that is not in an allowed status is a conflict (409). */
+export async function moveStatus<M extends StatusModel>(tx: Writer, machine: StatusMachine<M>, input: MoveInput<M> & { id: string }): Promise<void> {
+  if (!(await tryMoveStatus(tx, machine, input))) throw moveRefused(machine.model, input.to);
+}
+
+function fromSet<M extends StatusModel>(machine: StatusMachine<M>, to: StatusOf<M>, narrowed?: readonly StatusOf<M>[]): StatusOf<M>[] {
+  const allowed = allowedFrom(machine, to);
+  if (!narrowed) return allowed;
+  const outside = narrowed.filter((s) => !allowed.includes(s));
+  // A programming error, not a state: the caller asked for a move the table does not have.
+  if (outside.length) throw new Error(`${machine.model}: ${outside.join(", ")} -> ${to} is not in the transition table`);
+  return [...narrowed];
+}
