@@ -1,6 +1,8 @@
 // Attempt limits on the hosted forms (issue 16, finding 8): POST /checkout/{offer_id} and
-// POST /pay/{token} of LIVE tenants, per client address and per offer (per link for /pay), each
-// in a one-minute window. Card testers need many attempts; a buyer needs a few. A SANDBOX tenant's
+// POST /pay/{token} of LIVE tenants, per client address (every attempt) and per offer (per link for
+// /pay; refused attempts only: declines, bad coupons, invalid forms), each in a one-minute window.
+// Card testers need many attempts and are mostly declined; a buyer needs a few, and a launch's
+// many approved sales of one offer must not lock that offer. A SANDBOX tenant's
 // form moves no money and its test cards are public, so it is not limited (the test suites make
 // thousands of sandbox checkouts from one loopback address). A refused attempt is a 429 with
 // Retry-After before the body is even read: nothing is charged and no row is touched.
@@ -62,6 +64,8 @@ export function attemptLimits(form: "checkout" | "pay", target: (req: Request, r
   const perTarget = rateLimit({
     ...common,
     limit: limits.perTarget,
+    // An answer below 400 (a sale, a Pix QR) gives its attempt back.
+    skipSuccessfulRequests: true,
     keyGenerator: (_req, res) => String(res.locals.attemptTarget),
     ...(opts.storeFor ? { store: opts.storeFor(`rl:${form}:target:`) } : {}),
   });

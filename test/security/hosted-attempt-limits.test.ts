@@ -78,6 +78,16 @@ describe("attempt limits on the hosted checkout (LIVE tenants)", () => {
     expect(otherOffer.status, otherOffer.text).toBe(201);
   });
 
+  it("does not count approved sales against the offer: a launch's 61st sale a minute still goes through", async () => {
+    const t = await newTenant({ mode: "LIVE" });
+    for (let a = 0; a <= PER_OFFER / PER_ADDRESS; a++) {
+      const answers = await Promise.all(
+        Array.from({ length: PER_ADDRESS }, () => postFrom(`127.0.0.${51 + a}`, `/checkout/${t.monthlyOfferId}`, checkoutForm(), { json: true })),
+      );
+      expect(answers.map((r) => r.status)).toEqual(Array(PER_ADDRESS).fill(201));
+    }
+  });
+
   it("does not limit a SANDBOX tenant's offer (its test cards are public and it moves no money)", async () => {
     const t = await newTenant();
     const statuses: number[] = [];
