@@ -92,7 +92,11 @@ export function holdsCardNumber(value: string, now: Date): boolean {
   return false;
 }
 
+/** PostgreSQL text and jsonb cannot hold U+0000 or a lone surrogate: such a value is dropped, not stored. */
+const UNSTORABLE = /\u0000|\p{Cs}/u;
+
 function personalValue(raw: string, now: Date): boolean {
+  if (UNSTORABLE.test(raw)) return true;
   // Card data never rides along in attribution, whatever the parameter is called.
   if (holdsCardNumber(raw, now)) return true;
   const value = raw.normalize("NFKC");
@@ -109,6 +113,7 @@ function personalValue(raw: string, now: Date): boolean {
 
 /** A parameter to leave out: personal by its name or its value, or a card number in either. */
 function personal(rawKey: string, value: string, now: Date): boolean {
+  if (UNSTORABLE.test(rawKey)) return true;
   const key = rawKey.normalize("NFKC");
   const k = key.toLowerCase();
   return CUSTOMER_FIELDS.has(k) || k.startsWith("card_") || personalName(key) || holdsCardNumber(key, now) || personalValue(value, now);

@@ -45,6 +45,18 @@ describe("unstorable text in the checkout form", () => {
   });
 });
 
+describe("unstorable text in tracking", () => {
+  it("a NUL in a tracking value or parameter name is dropped from tracking, and the sale goes through (was a 500)", async () => {
+    const t = await newTenant();
+    const form = new URLSearchParams({ ...checkoutForm(), utm_source: "news\u0000letter", utm_medium: "email", tp_foo: "x\u0000", ["tp\u0000bar"]: "y" }).toString();
+    const r = await rawPost(`/checkout/${t.monthlyOfferId}`, form, "application/x-www-form-urlencoded");
+    expect(r.status, r.text).toBe(201);
+    const { runtime } = await testService();
+    const sub = await runtime.db.prisma.subscription.findFirstOrThrow({ where: { tenantId: t.tenantId } });
+    expect(sub.tracking).toMatchObject({ utm_source: null, utm_medium: "email", params: {} });
+  });
+});
+
 describe("one-time offers beyond 32-bit amounts", () => {
   it("price times quantity above 2^31-1 cents is a 422 on quantity, by card and by Pix; up to the limit it sells", async () => {
     const t = await newTenant();
