@@ -2,7 +2,10 @@
 // aliases, cost, tokens), batching off, a 100 kB body cap, /v1's per-key budgets (a mutation field is
 // a write) and a cap on failed authentications per client address.
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { createLogger } from "../../core/shared/logger.ts";
+import { buildService } from "../../rest-facade/service.ts";
 import { makeCustomer, makePayment, makeSubscription } from "../helpers/factories.ts";
 import { op } from "../helpers/http.ts";
 import { ADMIN_TOKEN, testService } from "../helpers/service.ts";
@@ -208,5 +211,36 @@ describe("failed authentications", () => {
     for (let i = 0; i < 35; i++) statuses.push((await graphqlRequest({ body: { query: "{ viewer { kind } }" }, localAddress: "127.0.0.9" })).status);
     expect(new Set(statuses)).toEqual(new Set([401]));
     expect((await graphqlRequest({ body: { query: "{ viewer { kind } }" }, token: ADMIN_TOKEN, localAddress: "127.0.0.9" })).status).toBe(200);
+  });
+});
+
+describe("several instances", () => {
+  it.runIf(!!process.env.REDIS_URL)("share /graphql's per-key and failed-authentication counters through Redis (REDIS_URL)", async () => {
+    const { runtime } = await testService();
+    const t = await newTenant();
+    await op(`mutation($t: ID!) { setTenantRateLimits(tenantId: $t, readPerSecond: 3) { id } }`, { t: t.tenantId });
+    const instances = await Promise.all([0, 1].map(() => buildService(runtime.db, createLogger("silent"), runtime.config, { redisUrl: process.env.REDIS_URL })));
+    const servers = await Promise.all(
+      instances.map(async (svc) => {
+        const server = svc.app.listen(0, "127.0.0.1");
+        await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+        return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+      }),
+    );
+    try {
+      const reads: number[] = [];
+      for (let i = 0; i < 10; i++) reads.push((await graphqlRequest({ baseUrl: servers[i % 2]!.baseUrl, body: { query: "{ viewer { kind } }" }, token: t.readKey })).status);
+      // 3/s with a 2x burst is 6 per window in all, whichever instance answers.
+      expect(reads.filter((s) => s === 200)).toHaveLength(6);
+      expect(reads.filter((s) => s === 429)).toHaveLength(4);
+      // A fresh address each run: Redis keeps the counter for a minute.
+      const address = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
+      const guesses: number[] = [];
+      for (let i = 0; i < 32; i++) guesses.push((await graphqlRequest({ baseUrl: servers[i % 2]!.baseUrl, body: { query: "{ viewer { kind } }" }, token: `adm_guess_${i}`, localAddress: address })).status);
+      expect(guesses.slice(0, 30)).toEqual(Array(30).fill(401));
+      expect(guesses.slice(30)).toEqual([429, 429]);
+    } finally {
+      await Promise.all(servers.map(({ server }) => new Promise((resolve) => server.close(resolve))));
+    }
   });
 });
