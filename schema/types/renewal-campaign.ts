@@ -23,7 +23,7 @@ builder.prismaObject("RenewalCampaign", {
 export const CampaignLinkRef = builder.objectRef<CampaignLinkObject>("CampaignLink").implement({
   description: "The renewal-campaign link of one customer (the same token on every get).",
   fields: (t) => ({
-    token: t.exposeString("token", { description: "Opaque token, derived from the server secret (only its hash is stored)." }),
+    token: t.exposeString("token", { description: "Opaque token: an HMAC of the link id under a random 32-byte key kept in the database, never derived from the operator token (only its hash is stored)." }),
     url: t.exposeString("url", { description: "The public /pay/{token} address." }),
     status: t.exposeString("status", { description: "Link status: open, then paid." }),
     payload: t.field({ type: "JSON", description: "REST body: the campaign link object.", resolve: (r) => r }),
