@@ -1,12 +1,13 @@
-// What a paid invoice does to its subscription (inside the settling transaction): the period it
-// covers starts, a coupon cycle is used up, and the contract's events go to the outbox.
-import type { Invoice, Subscription } from "../../generated/prisma/client.ts";
+// What paid invoices do to their subscriptions (inside the settling transaction), one or a whole
+// batch at once: the period each covers starts, a coupon cycle is used up, and the contract's events
+// go to the outbox. A canceled subscription is never resurrected: its money settles, nothing else.
+import { Prisma, type Invoice, type Subscription } from "../../generated/prisma/client.ts";
 import type { EventType } from "../events/event-types.ts";
 import type { Tx } from "../events/record-event.ts";
-import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEventsMany } from "../subscriptions/emit-subscription-events.ts";
 import { applyScheduledPlanChange } from "../subscriptions/apply-scheduled-plan-change.ts";
 import { SUBSCRIPTION } from "../subscriptions/transitions.ts";
-import { moveStatus } from "../shared/transition.ts";
+import { moveRefused, moveStatusRows } from "../shared/transition.ts";
 import { qualifyReferrals } from "../referrals/qualify-referrals.ts";
 import { afterDiscountedCycle } from "./next-charge.ts";
 import { periodEnd, pixIssueAt, type Interval } from "./periods.ts";
@@ -19,34 +20,61 @@ const EVENTS_BY_PREVIOUS_STATUS: Partial<Record<Subscription["status"], EventTyp
   ACTIVE: ["invoice.paid"],
 };
 
-export async function applyInvoicePaid(
-  tx: Tx,
-  input: { subscription: Subscription; interval: Interval; invoice: Invoice; paymentId: string | null; now: Date },
-): Promise<void> {
-  const { subscription: sub, invoice, now } = input;
+export interface PaidInvoice {
+  subscription: Subscription;
+  interval: Interval;
+  invoice: Invoice;
+  paymentId: string | null;
+  /** The tenant's clock. */
+  now: Date;
+}
+
+/** `wallNow` stamps updated_at (the wall clock, as Prisma's @updatedAt would). */
+export async function applyInvoicesPaid(tx: Tx, items: PaidInvoice[], wallNow: Date): Promise<void> {
   // A payment arriving after cancellation settles the money but never resurrects the subscription.
-  if (sub.status === "CANCELED") return;
-  // The renewal that opens the period of a scheduled plan change applies it first.
-  const changedTo = invoice.kind === "CYCLE" ? await applyScheduledPlanChange(tx, sub, invoice.periodStart) : null;
-  const { start, end, anchorDay, nextBillingAt } = paidPeriod(sub, invoice, changedTo ?? input.interval, now);
-  await moveStatus(tx, SUBSCRIPTION, {
-    id: sub.id,
-    tenantId: sub.tenantId,
-    to: "ACTIVE",
-    data: {
-      currentPeriodStart: start,
-      currentPeriodEnd: end,
-      anchorDay,
-      nextBillingAt,
-      paidCycles: { increment: 1 },
-      ...(input.paymentId ? { lastPaymentId: input.paymentId } : {}),
-    },
+  const live = items.filter((i) => i.subscription.status !== "CANCELED");
+  if (live.length === 0) return;
+  // The renewal that opens the period of a scheduled plan change applies it first (never in the card batch).
+  const changedTo = new Map<string, Interval>();
+  for (const i of live) {
+    const to = i.invoice.kind === "CYCLE" ? await applyScheduledPlanChange(tx, i.subscription, i.invoice.periodStart) : null;
+    if (to) changedTo.set(i.subscription.id, to);
+  }
+  const rows = live.map((i) => {
+    const p = paidPeriod(i.subscription, i.invoice, changedTo.get(i.subscription.id) ?? i.interval, i.now);
+    const values = {
+      current_period_start: p.start,
+      current_period_end: p.end,
+      anchor_day: p.anchorDay,
+      next_billing_at: p.nextBillingAt,
+      last_payment_id: i.paymentId ?? i.subscription.lastPaymentId,
+      updated_at: wallNow,
+    };
+    return { id: i.subscription.id, tenantId: i.subscription.tenantId, values };
   });
-  if (invoice.discountCents > 0) await useCouponCycle(tx, sub.tenantId, sub.id);
-  const types = EVENTS_BY_PREVIOUS_STATUS[sub.status] ?? [];
-  await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types: changedTo ? ["subscription.plan_changed", ...types] : types, at: now });
-  // Referral (core/referrals): the paid cycle may qualify the subscription's referral.
-  await qualifyReferrals(tx, { subscriptionIds: [sub.id], now });
+  const moved = await moveStatusRows(tx, SUBSCRIPTION, {
+    to: "ACTIVE",
+    columns: { current_period_start: "timestamp", current_period_end: "timestamp", anchor_day: "integer", next_billing_at: "timestamp", last_payment_id: "text", updated_at: "timestamp" },
+    rows,
+    also: Prisma.sql`"paid_cycles" = t."paid_cycles" + 1`,
+  });
+  // Read under the subscription lock, so a row that did not move is a bug, not a race.
+  if (moved.length !== rows.length) throw moveRefused("subscription", "ACTIVE");
+  await useCouponCycles(tx, live.filter((i) => i.invoice.discountCents > 0).map((i) => i.subscription));
+  await emitSubscriptionEventsMany(
+    tx,
+    live.map((i) => {
+      const types = EVENTS_BY_PREVIOUS_STATUS[i.subscription.status] ?? [];
+      return { tenantId: i.subscription.tenantId, subscriptionId: i.subscription.id, types: changedTo.has(i.subscription.id) ? ["subscription.plan_changed", ...types] : types, at: i.now };
+    }),
+  );
+  // Referral (core/referrals): the paid cycles may qualify referrals (one read when there are none).
+  await qualifyReferrals(tx, { subscriptionIds: live.map((i) => i.subscription.id), now: live.reduce((at, i) => (i.now > at ? i.now : at), live[0]!.now) });
+}
+
+/** One paid invoice (a free cycle, a first Pix payment): the same path as a batch. */
+export async function applyInvoicePaid(tx: Tx, input: PaidInvoice & { wallNow: Date }): Promise<void> {
+  await applyInvoicesPaid(tx, [input], input.wallNow);
 }
 
 /** The cycle a paid invoice opens, and when the run next looks at the subscription. */
@@ -68,8 +96,13 @@ export function paidPeriod(
   return { start, end, anchorDay, nextBillingAt: sub.collectionMethod === "CARD_AUTO" ? end : pixIssueAt(end) };
 }
 
-async function useCouponCycle(tx: Tx, tenantId: string, subscriptionId: string): Promise<void> {
-  const redemption = await tx.couponRedemption.findFirst({ where: { tenantId, subscriptionId, active: true }, orderBy: { id: "asc" } });
-  if (!redemption || redemption.cyclesRemaining === null) return;
-  await tx.couponRedemption.update({ where: { id: redemption.id }, data: afterDiscountedCycle(redemption.cyclesRemaining) });
+/** A discounted cycle was paid: each subscription's active redemption uses one cycle up. */
+async function useCouponCycles(tx: Tx, subs: Subscription[]): Promise<void> {
+  if (subs.length === 0) return;
+  const redemptions = await tx.couponRedemption.findMany({ where: { subscriptionId: { in: subs.map((s) => s.id) }, active: true }, orderBy: { id: "asc" } });
+  for (const sub of subs) {
+    const redemption = redemptions.find((r) => r.subscriptionId === sub.id && r.tenantId === sub.tenantId);
+    if (!redemption || redemption.cyclesRemaining === null) continue;
+    await tx.couponRedemption.update({ where: { id: redemption.id }, data: afterDiscountedCycle(redemption.cyclesRemaining) });
+  }
 }

@@ -1,15 +1,15 @@
 // One card attempt on an open invoice: settle any attempt still unheard first, then record the new
-// attempt (its idempotency key is invoice id + attempt number), call the gateway, settle the verdict.
+// attempt (its idempotency key is invoice id + attempt number), call the gateway, settle the verdict
+// (an unheard one included: the attempt waits, unknown, for reconciliation).
 import type { Runtime } from "../runtime.ts";
 import { chargeCard } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { createInvoiceAttempt } from "./create-invoice-attempt.ts";
-import { PAYMENT, UNSETTLED } from "../payments/transitions.ts";
-import { tryMoveStatus } from "../shared/transition.ts";
+import { UNSETTLED } from "../payments/transitions.ts";
 import { reconcilePayment } from "./reconcile-payment.ts";
 import { settlePayment, type SettleResult } from "./settle-payment.ts";
 
-export type ChargeInvoiceResult = SettleResult | "unknown" | "blocked";
+export type ChargeInvoiceResult = SettleResult | "blocked";
 
 export async function chargeInvoice(runtime: Runtime, input: { tenantId: string; invoiceId: string; now: Date }): Promise<ChargeInvoiceResult> {
   const prisma = runtime.db.prisma;
@@ -37,9 +37,5 @@ export async function chargeInvoice(runtime: Runtime, input: { tenantId: string;
     { token: method.token, amountCents: invoice.amountCents, currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId, offSession: true },
   );
   runtime.faults?.("after-gateway-charge");
-  if (result.outcome === "unknown") {
-    await tryMoveStatus(prisma, PAYMENT, { id: payment.id, tenantId, to: "UNKNOWN" });
-    return "unknown";
-  }
   return settlePayment(runtime, { tenantId, paymentId: payment.id, verdict: result, now });
 }

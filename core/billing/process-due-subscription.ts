@@ -107,7 +107,7 @@ async function settleFreeInvoice(runtime: Runtime, sub: Subscription, invoiceId:
     const fresh = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId: sub.tenantId }, include: { offer: { select: { interval: true } } } });
     const invoice = await tx.invoice.findFirstOrThrow({ where: { id: invoiceId, tenantId: sub.tenantId } });
     if (fresh.currentPeriodEnd && fresh.currentPeriodEnd.getTime() >= invoice.periodEnd.getTime()) return "already_settled" as const;
-    await applyInvoicePaid(tx, { subscription: fresh, interval: fresh.offer.interval ?? "MONTH", invoice, paymentId: null, now });
+    await applyInvoicePaid(tx, { subscription: fresh, interval: fresh.offer.interval ?? "MONTH", invoice, paymentId: null, now, wallNow: runtime.wallClock.now() });
     return "paid" as const;
   });
 }

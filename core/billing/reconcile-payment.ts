@@ -5,8 +5,7 @@ import { fetchChargeStatus } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import type { Runtime } from "../runtime.ts";
 import { settlePayment, type SettleResult } from "./settle-payment.ts";
-import { PAYMENT } from "../payments/transitions.ts";
-import { tryMoveStatus } from "../shared/transition.ts";
+
 
 /** `retry`: the gateway never got the attempt, so a new one is safe. `unresolved`: ask again later. */
 export type ReconcileResult = SettleResult | "retry" | "unresolved";
@@ -21,8 +20,15 @@ export async function reconcilePayment(runtime: Runtime, payment: Payment, now: 
   );
   if (!status || status.outcome === "pending") return "unresolved";
   if (status.outcome === "not_found") {
-    const moved = await tryMoveStatus(prisma, PAYMENT, { id: payment.id, tenantId: payment.tenantId, to: "FAILED", data: { failureCode: "not_received_by_gateway" } });
-    return moved ? "retry" : "already_settled";
+    // Failed, but no dunning attempt: the charge never happened (a proration's invoice is void, an order's attempt gone).
+    const settled = await settlePayment(runtime, {
+      tenantId: payment.tenantId,
+      paymentId: payment.id,
+      verdict: { outcome: "declined", chargeId: payment.gatewayChargeId, detailCode: "not_received_by_gateway" },
+      now,
+      dunning: false,
+    });
+    return settled === "already_settled" ? "already_settled" : "retry";
   }
   return settlePayment(runtime, {
     tenantId: payment.tenantId,

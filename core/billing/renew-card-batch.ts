@@ -1,27 +1,18 @@
 // The billing run's fast path for its most common duty: plain card renewals of a claimed batch,
-// in set-based SQL (one read, one insert transaction, the gateway calls, one settling transaction)
-// instead of ~25 statements each. Anything unusual (coupon-free cycles, late runs, existing
-// invoices, declines) is left to, or handed back to, the one-by-one duties.
+// set-wise (one read, one insert transaction, the gateway calls, then every verdict through the one
+// settlement, settlePayments, in one transaction) instead of ~25 statements each. Anything unusual
+// (coupon-free cycles, late runs, existing invoices, scheduled changes) is left to the one-by-one duties.
 import { Prisma } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import { chargeCard, type ChargeOutcome } from "../gateways/gateway-calls.ts";
 import { logGatewayEvents, type GatewayEventInput } from "../gateways/log-gateway-event.ts";
 import { capabilitiesSchema } from "../gateways/capabilities.ts";
 import { newId } from "../shared/ids.ts";
-import { fanOutEvents } from "../events/record-event.ts";
-import { subscriptionDetailInclude, subscriptionPayload } from "../subscriptions/subscription-payload.ts";
-import { paidPeriod } from "./apply-invoice-paid.ts";
 import { invoiceAmount } from "./invoice-amount.ts";
-import { afterDiscountedCycle } from "./next-charge.ts";
 import { periodEnd, type Interval } from "./periods.ts";
 import type { ClaimedSubscription } from "./claim-due-subscriptions.ts";
 import { chargeOutcome, type DutyOutcome } from "./process-due-subscription.ts";
-import { settlePayment } from "./settle-payment.ts";
-import { qualifyReferrals } from "../referrals/qualify-referrals.ts";
-import { PAYMENT } from "../payments/transitions.ts";
-import { SUBSCRIPTION } from "../subscriptions/transitions.ts";
-import { statusAllows, tryMoveStatus } from "../shared/transition.ts";
-import { INVOICE } from "./transitions.ts";
+import { settlePayments } from "./settle-payment.ts";
 
 interface Candidate {
   id: string;
@@ -78,23 +69,24 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
   for (const r of renewals) result.handled.add(r.c.id);
   await chargeAll(runtime, renewals, concurrency, result);
   const count = (k: DutyOutcome | "errors", n = 1) => (result.summary[k] = (result.summary[k] ?? 0) + n);
-  const approved = renewals.filter((r) => r.result?.outcome === "approved");
-  count("renewed", await settleApproved(runtime, approved));
-  if (approved.length) runtime.faults?.("after-commit");
-  for (const r of renewals) {
-    if (!r.result || r.result.outcome === "approved") continue;
-    if (r.result.outcome === "unknown") {
-      await tryMoveStatus(prisma, PAYMENT, { id: r.paymentId, tenantId: r.c.tenant_id, to: "UNKNOWN" });
-      result.stuck.push(r.c.id);
-      count("unknown");
+  // Every verdict of the batch through the one settlement, in one transaction (set-based for the
+  // common case: approved renewals of active subscriptions).
+  const heard = renewals.filter((r) => r.result);
+  const settled = await settlePayments(
+    runtime,
+    heard.map((r) => ({ tenantId: r.c.tenant_id, paymentId: r.paymentId, verdict: r.result!, now: r.now })),
+  );
+  for (const [i, r] of heard.entries()) {
+    const effect = settled[i]!;
+    if (effect === "unknown") result.stuck.push(r.c.id);
+    // Settled by someone else first (reconciliation): an approval counts nowhere, a refusal still as this pass's refusal.
+    if (effect === "already_settled") {
+      if (r.result!.outcome === "declined") count("charge_failed");
       continue;
     }
-    const effect = await settlePayment(runtime, { tenantId: r.c.tenant_id, paymentId: r.paymentId, verdict: r.result, now: r.now });
-    // A refusal someone else settled first (reconciliation) still counts as this pass's refusal.
-    count(effect === "already_settled" ? "charge_failed" : chargeOutcome(effect));
+    count(chargeOutcome(effect));
   }
-  const release = renewals.filter((r) => r.result?.outcome !== "approved").map((r) => r.c.id);
-  if (release.length) await prisma.subscription.updateMany({ where: { id: { in: release } }, data: { billingLeaseUntil: null } });
+  await prisma.subscription.updateMany({ where: { id: { in: renewals.map((r) => r.c.id) } }, data: { billingLeaseUntil: null } });
   return result;
 }
 
@@ -199,52 +191,4 @@ async function chargeAll(runtime: Runtime, renewals: Renewal[], concurrency: num
   } finally {
     await logGatewayEvents(prisma, logs);
   }
-}
-
-/** One transaction for every approved renewal of the batch: payments, invoices, subscriptions, events. */
-async function settleApproved(runtime: Runtime, approved: Renewal[]): Promise<number> {
-  if (approved.length === 0) return 0;
-  return runtime.db.prisma.$transaction(async (tx) => {
-    const ids = approved.map((r) => r.c.id);
-    await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ANY(${ids}::text[]) ORDER BY id FOR UPDATE`;
-    const paid = await tx.$queryRaw<{ id: string }[]>`
-      UPDATE payments p SET status = 'PAID', paid_at = v.paid_at, gateway_charge_id = v.charge_id, paid_invoice_id = p.invoice_id
-      FROM unnest(${approved.map((r) => r.paymentId)}::text[], ${approved.map((r) => r.result!.chargeId)}::text[],
-                  ${approved.map((r) => r.now.toISOString())}::timestamp[]) AS v(id, charge_id, paid_at)
-      WHERE p.id = v.id AND ${statusAllows(PAYMENT, "PAID", "p.status")}
-      RETURNING p.id`;
-    const paidIds = new Set(paid.map((p) => p.id));
-    const done = approved.filter((r) => paidIds.has(r.paymentId));
-    if (done.length === 0) return 0;
-    await tx.$executeRaw`
-      UPDATE invoices i SET status = 'PAID', paid_at = v.paid_at
-      FROM unnest(${done.map((r) => r.invoiceId)}::text[], ${done.map((r) => r.now.toISOString())}::timestamp[]) AS v(id, paid_at)
-      WHERE i.id = v.id AND ${statusAllows(INVOICE, "PAID", "i.status")}`;
-    await tx.paymentItem.createMany({
-      data: done.map((r) => ({ id: newId("paymentItem"), tenantId: r.c.tenant_id, paymentId: r.paymentId, kind: "plan", amountCents: r.amountCents })),
-    });
-    const periods = done.map((r) => paidPeriod({ anchorDay: r.c.anchor_day, collectionMethod: "CARD_AUTO" }, r, r.c.interval, r.now));
-    await tx.$executeRaw`
-      UPDATE subscriptions s SET status = 'ACTIVE', current_period_start = v.ps, current_period_end = v.pe, anchor_day = v.anchor,
-             next_billing_at = v.next, last_payment_id = v.pay, paid_cycles = s.paid_cycles + 1, billing_lease_until = NULL, updated_at = ${runtime.wallClock.now()}
-      FROM unnest(${done.map((r) => r.c.id)}::text[], ${periods.map((p) => p.start.toISOString())}::timestamp[],
-                  ${periods.map((p) => p.end.toISOString())}::timestamp[], ${periods.map((p) => p.anchorDay)}::int[],
-                  ${periods.map((p) => p.nextBillingAt.toISOString())}::timestamp[], ${done.map((r) => r.paymentId)}::text[])
-           AS v(id, ps, pe, anchor, next, pay)
-      WHERE s.id = v.id AND ${statusAllows(SUBSCRIPTION, "ACTIVE", "s.status")}`;
-    for (const r of done) {
-      if (r.discountCents > 0 && r.c.redemption_id && r.c.cycles_remaining !== null) {
-        await tx.couponRedemption.update({ where: { id: r.c.redemption_id }, data: afterDiscountedCycle(r.c.cycles_remaining) });
-      }
-    }
-    const subs = await tx.subscription.findMany({ where: { id: { in: done.map((r) => r.c.id) } }, include: subscriptionDetailInclude });
-    const nowOf = new Map(done.map((r) => [r.c.id, r.now]));
-    const events = subs.map((s) => ({ id: newId("event"), tenantId: s.tenantId, type: "invoice.paid", data: subscriptionPayload(s) as Prisma.InputJsonValue, createdAt: nowOf.get(s.id)! }));
-    await tx.event.createMany({ data: events });
-    await fanOutEvents(tx, events.map((e) => e.tenantId), events.map((e) => e.id));
-    // Referral (core/referrals): the paid cycles may qualify referrals (one read when there are none).
-    const referralNow = done.reduce((at, r) => (r.now > at ? r.now : at), done[0]!.now);
-    await qualifyReferrals(tx, { subscriptionIds: done.map((r) => r.c.id), now: referralNow });
-    return done.length;
-  }, { timeout: 60_000 });
 }

@@ -1,83 +1,199 @@
-// Records the gateway's verdict on one payment attempt, in one transaction: the payment, its invoice
-// and the subscription move together, with their events. Settling twice is a no-op.
-import type { Prisma } from "../../generated/prisma/client.ts";
+// The one use case that records a gateway verdict (approved / declined / unknown) on payment attempts:
+// any invoice (renewal, retry, first Pix, /pay), order (checkout Pix, renewal link), plan-change
+// proration, and the card batch's whole batch at once. In one transaction, under the subscription
+// locks: the decision (settlement-decision.ts), then the payment, its invoice or order, the
+// subscription and their events, every status through its transition table. Settling twice is a
+// no-op ("already_settled"). A surplus is refunded right after the commit.
+import type { Invoice, Order, Payment, Subscription } from "../../generated/prisma/client.ts";
+import type { ChargeOutcome } from "../gateways/gateway-calls.ts";
 import type { Runtime } from "../runtime.ts";
-import { lockSubscription } from "../subscriptions/emit-subscription-events.ts";
-import { newId } from "../shared/ids.ts";
-import { applyInvoiceFailed, type FailureEffect } from "./apply-invoice-failed.ts";
-import { applyInvoicePaid } from "./apply-invoice-paid.ts";
+import type { Tx } from "../events/record-event.ts";
 import { applyOrderPaid } from "../orders/apply-order-paid.ts";
+import { ORDER } from "../orders/transitions.ts";
 import { refundSurplusPayment, SURPLUS_REFUND_REASON } from "../payments/refund-surplus-payment.ts";
-import { PAYMENT, UNSETTLED } from "../payments/transitions.ts";
-import { moveStatus } from "../shared/transition.ts";
-import { isIn } from "../subscriptions/transitions.ts";
+import { PAYMENT } from "../payments/transitions.ts";
+import { newId } from "../shared/ids.ts";
+import { moveStatusRows, tryMoveStatus, type SqlType } from "../shared/transition.ts";
+import { applyInvoiceFailed, type FailureEffect } from "./apply-invoice-failed.ts";
+import { applyInvoicesPaid, type PaidInvoice } from "./apply-invoice-paid.ts";
+import { decideSettlement, type SettlementDecision } from "./settlement-decision.ts";
 import { INVOICE } from "./transitions.ts";
 
-export interface Verdict {
-  outcome: "approved" | "declined";
-  chargeId: string;
-  detailCode: string;
+export type Verdict = ChargeOutcome;
+
+export interface Settlement {
+  tenantId: string;
+  paymentId: string;
+  verdict: Verdict;
+  /** The tenant's clock. */
+  now: Date;
+  /** A declined attempt counts in the dunning schedule (default). False: a customer's own try on /pay, a charge the gateway never got. */
+  dunning?: boolean;
+  /** A live plan change: applied with its proration when approved and the subscription is still as decided. */
+  planChange?: {
+    expected: Pick<Subscription, "offerId" | "status">;
+    apply: (tx: Tx, sub: Subscription, paymentId: string) => Promise<void>;
+  };
 }
 
-/** surplus: approved money for an invoice already settled or voided; refunded in full right after. */
-export type SettleResult = "paid" | FailureEffect | "already_settled" | "surplus";
+/** surplus: approved money for an invoice or order already settled or closed, or a plan change that no longer applies; refunded in full right after. */
+export type SettleResult = "paid" | FailureEffect | "already_settled" | "surplus" | "unknown";
 
-export async function settlePayment(runtime: Runtime, input: { tenantId: string; paymentId: string; verdict: Verdict; now: Date }): Promise<SettleResult> {
-  const result = await runtime.db.prisma.$transaction(async (tx): Promise<SettleResult> => {
-    const found = await tx.payment.findFirst({ where: { id: input.paymentId, tenantId: input.tenantId }, select: { subscriptionId: true } });
-    if (found?.subscriptionId) await lockSubscription(tx, input.tenantId, found.subscriptionId);
-    const payment = await tx.payment.findFirst({ where: { id: input.paymentId, tenantId: input.tenantId } });
-    if (!payment || !isIn(UNSETTLED, payment.status)) return "already_settled";
-    return settleInTx(tx, payment, input.verdict, input.now);
-  });
+export async function settlePayment(runtime: Runtime, input: Settlement): Promise<SettleResult> {
+  return (await settlePayments(runtime, [input]))[0]!;
+}
+
+export async function settlePayments(runtime: Runtime, list: Settlement[]): Promise<SettleResult[]> {
+  if (list.length === 0) return [];
+  const wallNow = runtime.wallClock.now();
+  const results = await runtime.db.prisma.$transaction((tx) => settleInTx(tx, list, wallNow), { timeout: 60_000 });
   runtime.faults?.("after-commit");
-  if (result === "surplus") await refundSurplusPayment(runtime, input);
-  return result;
+  for (const [i, s] of list.entries()) if (results[i] === "surplus") await refundSurplusPayment(runtime, s);
+  return results;
 }
 
-async function settleInTx(
-  tx: Prisma.TransactionClient,
-  payment: Prisma.PaymentGetPayload<object>,
-  verdict: Verdict,
-  now: Date,
-): Promise<SettleResult> {
-  const invoice = payment.invoiceId ? await tx.invoice.findUnique({ where: { id: payment.invoiceId } }) : null;
-  const subscription = payment.subscriptionId
-    ? await tx.subscription.findUnique({ where: { id: payment.subscriptionId }, include: { offer: { select: { interval: true } } } })
-    : null;
-  // A plan change's proration heard only now (reconciliation after a crash or a lost answer): the
-  // change was never applied and will not be, so the charge is surplus like a voided invoice's.
-  const lateProration = invoice?.kind === "PRORATION";
-  if (verdict.outcome === "approved" && invoice && (invoice.status !== "OPEN" || lateProration)) {
-    if (invoice.status === "OPEN") await moveStatus(tx, INVOICE, { id: invoice.id, tenantId: invoice.tenantId, to: "VOID" });
-    // Paid another way, or voided, meanwhile: the money is recorded, kept off the invoice, and refunded.
-    await moveStatus(tx, PAYMENT, {
-      id: payment.id,
-      tenantId: payment.tenantId,
-      to: "PAID",
-      data: { paidAt: now, gatewayChargeId: verdict.chargeId, failureCode: "", refundInFlight: true, refundReason: SURPLUS_REFUND_REASON },
+interface Row {
+  s: Settlement;
+  payment: Payment;
+  invoice: Invoice | null;
+  order: Order | null;
+  subscription: (Subscription & { offer: { interval: "MONTH" | "YEAR" | null } }) | null;
+  d: SettlementDecision;
+}
+
+async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date): Promise<SettleResult[]> {
+  const results: SettleResult[] = list.map(() => "already_settled");
+  const ids = list.map((s) => s.paymentId);
+  const heads = await tx.payment.findMany({ where: { id: { in: ids } }, select: { id: true, tenantId: true, subscriptionId: true } });
+  // The subscription first, in id order (the order every subscription action locks in), then re-read.
+  const subIds = [...new Set(heads.flatMap((h) => (h.subscriptionId ? [h.subscriptionId] : [])))].sort();
+  if (subIds.length) await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ANY(${subIds}::text[]) ORDER BY id FOR UPDATE`;
+  const payments = await tx.payment.findMany({ where: { id: { in: ids } } });
+  const invoiceIds = payments.flatMap((p) => (p.invoiceId ? [p.invoiceId] : []));
+  const orderIds = payments.flatMap((p) => (p.orderId ? [p.orderId] : []));
+  const [invoices, orders, subscriptions] = await Promise.all([
+    invoiceIds.length ? tx.invoice.findMany({ where: { id: { in: invoiceIds } } }) : [],
+    orderIds.length ? tx.order.findMany({ where: { id: { in: orderIds } } }) : [],
+    subIds.length ? tx.subscription.findMany({ where: { id: { in: subIds } }, include: { offer: { select: { interval: true } } } }) : [],
+  ]);
+  const rows: (Row | null)[] = list.map((s) => {
+    const payment = payments.find((p) => p.id === s.paymentId && p.tenantId === s.tenantId);
+    if (!payment) return null;
+    const invoice = invoices.find((i) => i.id === payment.invoiceId) ?? null;
+    const order = orders.find((o) => o.id === payment.orderId) ?? null;
+    const subscription = subscriptions.find((x) => x.id === payment.subscriptionId) ?? null;
+    const d = decideSettlement({
+      payment,
+      invoice,
+      order,
+      subscription,
+      outcome: s.verdict.outcome,
+      dunning: s.dunning ?? true,
+      planChange: s.planChange?.expected ?? null,
     });
-    await tx.paymentItem.create({ data: { id: newId("paymentItem"), tenantId: payment.tenantId, paymentId: payment.id, kind: "plan", amountCents: payment.amountCents } });
-    return "surplus";
+    return { s, payment, invoice, order, subscription, d };
+  });
+  // The payments first: the conditional UPDATE is the claim. One settled meanwhile is left alone.
+  const moved = new Set(await movePayments(tx, rows.filter((r): r is Row => r !== null)));
+  const done = rows.map((r) => (r && (moved.has(r.payment.id) || (r.d.result === "unknown" && !r.d.mark)) ? r : null));
+  const items = done.flatMap((r) =>
+    r && (r.d.result === "paid" || r.d.result === "surplus") ? [{ id: newId("paymentItem"), tenantId: r.payment.tenantId, paymentId: r.payment.id, kind: r.d.item, amountCents: r.payment.amountCents }] : [],
+  );
+  if (items.length) await tx.paymentItem.createMany({ data: items });
+  await moveStatusRows(tx, INVOICE, {
+    to: "VOID",
+    rows: done.flatMap((r) => (r && "voidInvoice" in r.d && r.d.voidInvoice && r.invoice ? [{ id: r.invoice.id, tenantId: r.invoice.tenantId }] : [])),
+  });
+  const paidInvoices = done.filter((r): r is Row => r?.d.result === "paid" && r.invoice !== null);
+  const invoicesMoved = await moveStatusRows(tx, INVOICE, {
+    to: "PAID",
+    columns: { paid_at: "timestamp" },
+    rows: paidInvoices.map((r) => ({ id: r.invoice!.id, tenantId: r.invoice!.tenantId, values: { paid_at: r.s.now } })),
+  });
+  if (invoicesMoved.length !== paidInvoices.length) throw new Error("an invoice read open under the lock did not move to paid");
+  // What each paid invoice or order opens: periods (in bulk), plan changes, orders.
+  const opened: PaidInvoice[] = [];
+  for (const r of paidInvoices) {
+    if (r.d.result !== "paid") continue;
+    if (r.d.then === "invoice" && r.subscription) {
+      opened.push({ subscription: r.subscription, interval: r.subscription.offer.interval ?? "MONTH", invoice: r.invoice!, paymentId: r.payment.id, now: r.s.now });
+    }
+    if (r.d.then === "plan_change" && r.subscription) await r.s.planChange!.apply(tx, r.subscription, r.payment.id);
   }
-  if (verdict.outcome === "approved") {
-    await moveStatus(tx, PAYMENT, {
-      id: payment.id,
-      tenantId: payment.tenantId,
+  await applyInvoicesPaid(tx, opened, wallNow);
+  for (const [i, r] of done.entries()) {
+    if (!r) continue;
+    results[i] = await follow(tx, r);
+  }
+  return results;
+}
+
+/** The order's side and the dunning side, row by row (rare in a batch: declines, orders). */
+async function follow(tx: Tx, r: Row): Promise<SettleResult> {
+  const { d, payment, s } = r;
+  switch (d.result) {
+    case "already_settled":
+      return "already_settled";
+    case "unknown":
+      return "unknown";
+    case "surplus":
+      return "surplus";
+    case "paid":
+      // An order payment (checkout Pix, renewal link; card or Pix): the order, what it delivers and order.paid.
+      if (d.then === "order") await applyOrderPaid(tx, { payment: { ...payment, status: "PAID" }, now: s.now });
+      return "paid";
+    case "failed":
+      if (d.cancelOrder && r.order) await tryMoveStatus(tx, ORDER, { id: r.order.id, tenantId: r.order.tenantId, to: "CANCELED" });
+      if (!d.dunning || !r.invoice || !r.subscription) return "none";
+      {
+        const updated = await tx.invoice.update({ where: { id: r.invoice.id }, data: { attemptCount: { increment: 1 } } });
+        return applyInvoiceFailed(tx, { subscription: r.subscription, invoice: updated, attemptsMade: updated.attemptCount, now: s.now });
+      }
+  }
+}
+
+const PAID_COLUMNS: Record<string, SqlType> = {
+  paid_at: "timestamp",
+  gateway_charge_id: "text",
+  paid_invoice_id: "text",
+  failure_code: "text",
+  refund_in_flight: "boolean",
+  refund_reason: "text",
+};
+
+/** One conditional UPDATE per target status (paid, failed, unknown) for every row; the ids that moved. */
+async function movePayments(tx: Tx, rows: Row[]): Promise<string[]> {
+  const key = (r: Row) => ({ id: r.payment.id, tenantId: r.payment.tenantId });
+  const chargeId = (r: Row) => (r.s.verdict.outcome === "unknown" ? r.payment.gatewayChargeId : r.s.verdict.chargeId);
+  const paid = rows.filter((r) => r.d.result === "paid" || r.d.result === "surplus");
+  const failed = rows.filter((r) => r.d.result === "failed");
+  const unknown = rows.filter((r) => r.d.result === "unknown" && r.d.mark);
+  return [
+    ...(await moveStatusRows(tx, PAYMENT, {
       to: "PAID",
-      // paid_invoice_id is UNIQUE: the database refuses a second successful charge of one invoice.
-      data: { paidAt: now, gatewayChargeId: verdict.chargeId, paidInvoiceId: payment.invoiceId, failureCode: "" },
-    });
-    await tx.paymentItem.create({ data: { id: newId("paymentItem"), tenantId: payment.tenantId, paymentId: payment.id, kind: "plan", amountCents: payment.amountCents } });
-    // An order payment (checkout, renewal link; card or Pix): the order, what it delivers and order.paid, in this transaction.
-    if (payment.orderId) await applyOrderPaid(tx, { payment, now });
-    if (!invoice || !subscription) return "paid";
-    await moveStatus(tx, INVOICE, { id: invoice.id, tenantId: invoice.tenantId, to: "PAID", data: { paidAt: now } });
-    await applyInvoicePaid(tx, { subscription, interval: subscription.offer.interval ?? "MONTH", invoice, paymentId: payment.id, now });
-    return "paid";
-  }
-  await moveStatus(tx, PAYMENT, { id: payment.id, tenantId: payment.tenantId, to: "FAILED", data: { gatewayChargeId: verdict.chargeId, failureCode: verdict.detailCode || "declined" } });
-  if (!invoice || !subscription || invoice.status !== "OPEN" || invoice.kind === "PRORATION") return "none";
-  const updated = await tx.invoice.update({ where: { id: invoice.id }, data: { attemptCount: { increment: 1 } } });
-  return applyInvoiceFailed(tx, { subscription, invoice: updated, attemptsMade: updated.attemptCount, now });
+      columns: PAID_COLUMNS,
+      rows: paid.map((r) => {
+        // Surplus: the money is recorded, kept off the invoice, and refunded. paid_invoice_id is UNIQUE:
+        // the database refuses a second successful charge of one invoice.
+        const surplus = r.d.result === "surplus";
+        return {
+          ...key(r),
+          values: {
+            paid_at: r.s.now,
+            gateway_charge_id: chargeId(r),
+            paid_invoice_id: surplus ? null : r.payment.invoiceId,
+            failure_code: "",
+            refund_in_flight: surplus,
+            refund_reason: surplus ? SURPLUS_REFUND_REASON : r.payment.refundReason,
+          },
+        };
+      }),
+    })),
+    ...(await moveStatusRows(tx, PAYMENT, {
+      to: "FAILED",
+      columns: { gateway_charge_id: "text", failure_code: "text" },
+      rows: failed.map((r) => ({ ...key(r), values: { gateway_charge_id: chargeId(r), failure_code: r.s.verdict.detailCode || "declined" } })),
+    })),
+    ...(await moveStatusRows(tx, PAYMENT, { to: "UNKNOWN", rows: unknown.map(key) })),
+  ];
 }

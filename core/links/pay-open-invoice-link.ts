@@ -14,8 +14,7 @@ import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease } from "./page-card.ts";
 import { saveCard } from "../customers/save-card.ts";
-import { PAYMENT, UNSETTLED } from "../payments/transitions.ts";
-import { tryMoveStatus } from "../shared/transition.ts";
+import { UNSETTLED } from "../payments/transitions.ts";
 
 export interface InvoiceCardPayment {
   status: "paid";
@@ -48,13 +47,10 @@ export async function payInvoiceByCard(
       { ...gw, paymentId: payment.id },
       { token: method.token, amountCents: invoice.amountCents, currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId },
     );
-    if (result.outcome === "unknown") {
-      await tryMoveStatus(prisma, PAYMENT, { id: payment.id, tenantId, to: "UNKNOWN" });
-      throw new AppError("conflict", { error: "não foi possível confirmar o pagamento agora; não tente de novo antes de consultar a fatura" });
-    }
-    if (result.outcome === "declined") {
-      // Not settlePayment: that path counts a dunning attempt. A manual attempt only records its refusal.
-      await tryMoveStatus(prisma, PAYMENT, { id: payment.id, tenantId, to: "FAILED", data: { gatewayChargeId: result.chargeId, failureCode: result.detailCode || "declined" } });
+    if (result.outcome !== "approved") {
+      // A manual attempt is no dunning attempt: a refusal is recorded, the schedule and status stay.
+      await settlePayment(runtime, { tenantId, paymentId: payment.id, verdict: result, now, dunning: false });
+      if (result.outcome === "unknown") throw new AppError("conflict", { error: "não foi possível confirmar o pagamento agora; não tente de novo antes de consultar a fatura" });
       throw cardRefusal(result.detailCode);
     }
     // Approved: the card becomes the subscription's card (when asked), then the payment settles the invoice (its events carry it).

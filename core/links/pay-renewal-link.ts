@@ -12,9 +12,6 @@ import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease } from "./page-card.ts";
 import type { ResolvedPayLink } from "./resolve-pay-link.ts";
-import { ORDER } from "../orders/transitions.ts";
-import { PAYMENT } from "../payments/transitions.ts";
-import { tryMoveStatus } from "../shared/transition.ts";
 
 /** Renewal-order QRs are payable while the link lives, at most one day. */
 const ORDER_PIX_TTL_MS = 86_400_000;
@@ -110,19 +107,10 @@ export async function payRenewalLink(
       return { status: "pending", pix: { paymentId, copyPaste: pix.copyPaste, expiresAt: pix.expiresAt } };
     }
     const result = await chargeCard(gw, { token: token.token, amountCents, currency, idempotencyKey, reference: orderId });
-    if (result.outcome === "unknown") {
-      await tryMoveStatus(prisma, PAYMENT, { id: paymentId, tenantId: link.tenantId, to: "UNKNOWN" });
-      throw new AppError("conflict", { error: "não foi possível confirmar o pagamento agora; não tente de novo antes de falar com o vendedor" });
-    }
-    if (result.outcome === "declined") {
-      await prisma.$transaction(async (tx) => {
-        await tryMoveStatus(tx, PAYMENT, { id: paymentId, tenantId: link.tenantId, to: "FAILED", data: { gatewayChargeId: result.chargeId, failureCode: result.detailCode || "declined" } });
-        await tryMoveStatus(tx, ORDER, { id: orderId, tenantId: link.tenantId, to: "CANCELED" });
-      });
-      throw cardRefusal(result.detailCode);
-    }
-    // settlePayment marks the payment paid and, for an order payment, runs applyOrderPaid in the same transaction.
+    // Paid: the order and what it delivers (applyOrderPaid); refused: the payment failed, the order canceled.
     await settlePayment(runtime, { tenantId: link.tenantId, paymentId, verdict: result, now });
+    if (result.outcome === "unknown") throw new AppError("conflict", { error: "não foi possível confirmar o pagamento agora; não tente de novo antes de falar com o vendedor" });
+    if (result.outcome === "declined") throw cardRefusal(result.detailCode);
     const after = await prisma.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId: link.tenantId }, select: { currentPeriodEnd: true } });
     return { status: "paid", currentPeriodEnd: after.currentPeriodEnd };
   });

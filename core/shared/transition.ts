@@ -103,6 +103,49 @@ export async function moveStatus<M extends StatusModel>(tx: Writer, machine: Sta
   if (!(await tryMoveStatus(tx, machine, input))) throw moveRefused(machine.model, input.to);
 }
 
+export type SqlType = "text" | "timestamp" | "integer" | "boolean";
+type SqlValue = string | number | boolean | Date | null;
+
+/**
+ * Moves many rows to `to` in one statement, each with its own column values (a settlement of a whole
+ * batch): the same guard as moveStatus (`status = ANY(<allowed from>)`, within each row's tenant).
+ * Returns the ids that moved; a row in another status is left alone.
+ */
+export async function moveStatusRows<M extends StatusModel>(
+  tx: Pick<Prisma.TransactionClient, "$queryRaw">,
+  machine: StatusMachine<M>,
+  input: {
+    to: StatusOf<M>;
+    /** SQL column -> type of the per-row values written with the status. */
+    columns?: Record<string, SqlType>;
+    rows: { id: string; tenantId: string; values?: Record<string, SqlValue> }[];
+    /** More assignments computed in SQL from the row (`t`), e.g. a counter. */
+    also?: Prisma.Sql;
+  },
+): Promise<string[]> {
+  const { rows } = input;
+  if (rows.length === 0) return [];
+  const columns = Object.entries(input.columns ?? {});
+  const param = (v: SqlValue | undefined) => (v instanceof Date ? v.toISOString() : (v ?? null));
+  const arrays = [
+    Prisma.sql`${rows.map((r) => r.id)}::text[]`,
+    Prisma.sql`${rows.map((r) => r.tenantId)}::text[]`,
+    ...columns.map(([c, type]) => Prisma.sql`${rows.map((r) => param(r.values?.[c]))}::${Prisma.raw(type)}[]`),
+  ];
+  const names = ["id", "tenant_id", ...columns.map(([c]) => c)].map((n) => `"${n}"`).join(", ");
+  const sets = [
+    Prisma.sql`"status" = (${input.to}::text)::${Prisma.raw(`"${machine.enumType}"`)}`,
+    ...columns.map(([c]) => Prisma.raw(`"${c}" = v."${c}"`)),
+    ...(input.also ? [input.also] : []),
+  ];
+  const moved = await tx.$queryRaw<{ id: string }[]>`
+    UPDATE ${Prisma.raw(`"${machine.table}"`)} AS t SET ${Prisma.join(sets, ", ")}
+    FROM unnest(${Prisma.join(arrays, ", ")}) AS v(${Prisma.raw(names)})
+    WHERE t.id = v.id AND t.tenant_id = v.tenant_id AND ${statusAllows(machine, input.to, "t.status")}
+    RETURNING t.id`;
+  return moved.map((r) => r.id);
+}
+
 function fromSet<M extends StatusModel>(machine: StatusMachine<M>, to: StatusOf<M>, narrowed?: readonly StatusOf<M>[]): StatusOf<M>[] {
   const allowed = allowedFrom(machine, to);
   if (!narrowed) return allowed;

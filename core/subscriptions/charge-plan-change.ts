@@ -10,12 +10,8 @@ import { chargeCard, fetchChargeStatus } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
-import { refundSurplusPayment, SURPLUS_REFUND_REASON } from "../payments/refund-surplus-payment.ts";
 import { lockSubscription } from "./emit-subscription-events.ts";
-import { INVOICE } from "../billing/transitions.ts";
-import { PAYMENT, UNSETTLED } from "../payments/transitions.ts";
-import { moveStatus, tryMoveStatus } from "../shared/transition.ts";
-import { isIn } from "./transitions.ts";
+import { settlePayment } from "../billing/settle-payment.ts";
 
 export interface ProrationReservation {
   invoiceId: string;
@@ -133,46 +129,18 @@ export async function chargePlanChange(
     if (status?.outcome === "approved" || status?.outcome === "declined") verdict = { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode };
     else if (status?.outcome === "not_found") verdict = { outcome: "declined", chargeId: "", detailCode: "not_received_by_gateway" };
   }
-  const outcome = await prisma.$transaction(async (tx) => {
-    await lockSubscription(tx, tenantId, input.subscriptionId);
-    const payment = await tx.payment.findFirstOrThrow({ where: { id: r.paymentId, tenantId } });
-    if (!isIn(UNSETTLED, payment.status)) return "settled_elsewhere" as const;
-    const voidInvoice = () => moveStatus(tx, INVOICE, { id: r.invoiceId, tenantId, to: "VOID" });
-    if (verdict.outcome === "unknown") {
-      // Left for the reconciliation sweep; the change is not applied (settle-payment never moves a period for a proration).
-      await tryMoveStatus(tx, PAYMENT, { id: r.paymentId, tenantId, to: "UNKNOWN" });
-      await voidInvoice();
-      return "unknown" as const;
-    }
-    if (verdict.outcome === "declined") {
-      await moveStatus(tx, PAYMENT, { id: r.paymentId, tenantId, to: "FAILED", data: { gatewayChargeId: verdict.chargeId, failureCode: verdict.detailCode || "declined" } });
-      await voidInvoice();
-      return { declined: verdict.detailCode || "declined" };
-    }
-    const sub = await tx.subscription.findFirstOrThrow({ where: { id: input.subscriptionId, tenantId } });
-    await tx.paymentItem.create({ data: { id: newId("paymentItem"), tenantId, paymentId: r.paymentId, kind: "proration", amountCents: r.amountCents } });
-    if (sub.offerId !== r.offerId || sub.status !== r.status) {
-      // A cancel (or a refund that revoked the subscription) slipped in between the reservation and the
-      // verdict: the change is not applied, so the money is a surplus, recorded off the invoice and
-      // refunded in full right after this commit; the proration invoice is void.
-      await moveStatus(tx, PAYMENT, {
-        id: r.paymentId,
-        tenantId,
-        to: "PAID",
-        data: { paidAt: now, gatewayChargeId: verdict.chargeId, failureCode: "", refundInFlight: true, refundReason: SURPLUS_REFUND_REASON },
-      });
-      await voidInvoice();
-      return "moved" as const;
-    }
-    await moveStatus(tx, PAYMENT, { id: r.paymentId, tenantId, to: "PAID", data: { paidAt: now, gatewayChargeId: verdict.chargeId, paidInvoiceId: r.invoiceId, failureCode: "" } });
-    await moveStatus(tx, INVOICE, { id: r.invoiceId, tenantId, to: "PAID", data: { paidAt: now } });
-    await input.apply(tx, sub, r.paymentId);
-    return "applied" as const;
+  // The verdict settles like any payment's (settle-payment.ts): approved and the subscription unchanged
+  // applies the change with it; approved after a cancel (or a refund that revoked it) is a surplus,
+  // refunded at once; declined or unheard voids the proration invoice.
+  const outcome = await settlePayment(runtime, {
+    tenantId,
+    paymentId: r.paymentId,
+    verdict,
+    now,
+    planChange: { expected: { offerId: r.offerId, status: r.status }, apply: input.apply },
   });
-  runtime.faults?.("after-commit");
-  if (outcome === "applied") return;
-  if (outcome === "moved") await refundSurplusPayment(runtime, { tenantId, paymentId: r.paymentId, now });
+  if (outcome === "paid") return;
   if (outcome === "unknown") throw new AppError("conflict", { error: "the gateway did not confirm the proration charge; the plan was not changed" });
-  if (outcome === "moved" || outcome === "settled_elsewhere") throw new AppError("conflict", { error: "the subscription changed while the proration was being charged; the plan was not changed" });
-  throw input.declined(outcome.declined);
+  if (outcome === "surplus" || outcome === "already_settled") throw new AppError("conflict", { error: "the subscription changed while the proration was being charged; the plan was not changed" });
+  throw input.declined(verdict.detailCode || "declined");
 }

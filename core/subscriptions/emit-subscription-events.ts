@@ -1,8 +1,11 @@
 // subscription.* / invoice.* events through the catalogue, inside the caller's transaction. The data
 // is the subscription payload as it stands after the change, so each event's status is the new one.
-import { emitEvents } from "../events/catalogue.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
+import { emitEvents, EVENT_CATALOGUE } from "../events/catalogue.ts";
 import type { EventType } from "../events/event-types.ts";
-import type { Tx } from "../events/record-event.ts";
+import { fanOutEvents, type Tx } from "../events/record-event.ts";
+import { newId } from "../shared/ids.ts";
+import { subscriptionDetailInclude, subscriptionPayload } from "./subscription-payload.ts";
 
 export async function emitSubscriptionEvents(
   tx: Tx,
@@ -14,4 +17,26 @@ export async function emitSubscriptionEvents(
 /** Row lock on the subscription for the rest of the transaction: settlements and duties never interleave. */
 export async function lockSubscription(tx: Tx, tenantId: string, subscriptionId: string): Promise<void> {
   await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${subscriptionId} AND tenant_id = ${tenantId} FOR UPDATE`;
+}
+
+/**
+ * The same events for many subscriptions at once (a settled batch): one read of the payloads, one
+ * insert, one fan-out. Each subscription's types keep their order.
+ */
+export async function emitSubscriptionEventsMany(tx: Tx, items: { tenantId: string; subscriptionId: string; types: EventType[]; at: Date }[]): Promise<void> {
+  const wanted = items.filter((i) => i.types.length > 0);
+  if (wanted.length === 0) return;
+  for (const type of wanted.flatMap((i) => i.types)) {
+    if (!EVENT_CATALOGUE[type].subjects.includes("subscription")) throw new Error(`${type} cannot carry subscription data`);
+  }
+  const subs = await tx.subscription.findMany({ where: { id: { in: wanted.map((i) => i.subscriptionId) } }, include: subscriptionDetailInclude });
+  const byId = new Map(subs.map((s) => [s.id, s]));
+  const rows = wanted.flatMap((i) => {
+    const sub = byId.get(i.subscriptionId);
+    if (!sub || sub.tenantId !== i.tenantId) throw new Error(`subscription ${i.subscriptionId} not found`);
+    const data = subscriptionPayload(sub) as Prisma.InputJsonValue;
+    return i.types.map((type) => ({ id: newId("event"), tenantId: i.tenantId, type, data, createdAt: i.at }));
+  });
+  await tx.event.createMany({ data: rows });
+  await fanOutEvents(tx, rows.map((r) => r.tenantId), rows.map((r) => r.id));
 }

@@ -1,0 +1,57 @@
+// What a gateway verdict on one payment attempt does, decided from the rows as they stand (read under
+// the subscription lock), with no database: settle-payment.ts applies it, one payment or a whole batch.
+//   approved: the invoice or order it pays is paid (and what that opens follows), or, when that invoice
+//             or order was closed meanwhile (paid another way, voided, canceled) or the plan change it
+//             charged can no longer apply, the money is a surplus: recorded and refunded in full.
+//   declined: the attempt failed; an open invoice counts a dunning attempt (not a customer's own try
+//             on /pay), a proration's invoice is void (the change is not applied), an order is canceled.
+//   unknown:  the attempt waits for reconciliation; a proration's invoice is void at once.
+import type { InvoiceKind, InvoiceStatus, OrderStatus, PaymentStatus, SubscriptionStatus } from "../../generated/prisma/client.ts";
+import { UNSETTLED } from "../payments/transitions.ts";
+
+export interface SettlementFacts {
+  payment: { status: PaymentStatus };
+  invoice: { status: InvoiceStatus; kind: InvoiceKind } | null;
+  order: { status: OrderStatus } | null;
+  subscription: { status: SubscriptionStatus; offerId: string } | null;
+  outcome: "approved" | "declined" | "unknown";
+  /** A declined attempt counts in the dunning schedule (false: a manual attempt, or never received). */
+  dunning: boolean;
+  /** A live plan change's proration: it applies only to the subscription as it was when decided. */
+  planChange: { offerId: string; status: SubscriptionStatus } | null;
+}
+
+export type PaymentItemKind = "plan" | "proration";
+
+export type SettlementDecision =
+  | { result: "already_settled" }
+  /** `mark`: the payment moves to UNKNOWN (false when it already waits there). */
+  | { result: "unknown"; mark: boolean; voidInvoice: boolean }
+  | { result: "paid"; item: PaymentItemKind; then: "invoice" | "plan_change" | "order" | "nothing" }
+  | { result: "surplus"; item: PaymentItemKind; voidInvoice: boolean }
+  | { result: "failed"; voidInvoice: boolean; cancelOrder: boolean; dunning: boolean };
+
+export function decideSettlement(f: SettlementFacts): SettlementDecision {
+  if (!(UNSETTLED as readonly string[]).includes(f.payment.status)) return { result: "already_settled" };
+  const openInvoice = f.invoice?.status === "OPEN";
+  const proration = f.invoice?.kind === "PRORATION";
+  if (f.outcome === "unknown") return { result: "unknown", mark: f.payment.status !== "UNKNOWN", voidInvoice: proration && openInvoice };
+  if (f.outcome === "declined") {
+    return {
+      result: "failed",
+      voidInvoice: proration && openInvoice,
+      cancelOrder: f.order?.status === "PENDING",
+      dunning: f.dunning && openInvoice && !proration && f.subscription !== null,
+    };
+  }
+  const item: PaymentItemKind = proration ? "proration" : "plan";
+  if (f.invoice) {
+    // A proration heard without its live plan change (reconciliation after a crash or a lost answer),
+    // or whose subscription moved meanwhile (a cancel, a refund): the change will not be applied.
+    const stillApplies = !proration || (f.planChange !== null && f.subscription?.offerId === f.planChange.offerId && f.subscription.status === f.planChange.status);
+    if (!openInvoice || !stillApplies) return { result: "surplus", item, voidInvoice: openInvoice };
+    return { result: "paid", item, then: proration ? "plan_change" : f.subscription ? "invoice" : "nothing" };
+  }
+  if (f.order) return f.order.status === "PENDING" ? { result: "paid", item, then: "order" } : { result: "surplus", item, voidInvoice: false };
+  return { result: "paid", item, then: "nothing" };
+}
