@@ -16,7 +16,11 @@ import { claimDueDeliveries } from "../../core/webhooks/claim-deliveries.ts";
 import { storeOutcomes } from "../../core/webhooks/dispatcher.ts";
 import { advanceClock, subscribe } from "../helpers/billing.ts";
 import { gql } from "../helpers/http.ts";
-import { testService } from "../helpers/service.ts";
+import { ADMIN_TOKEN, testService } from "../helpers/service.ts";
+import { scratchPgDatabase } from "../helpers/child-service.ts";
+import { createRuntime } from "../../core/runtime.ts";
+import { createLogger } from "../../core/shared/logger.ts";
+import { openDb } from "../../prisma/client.ts";
 import { newTenant, type TestTenant } from "../helpers/tenant.ts";
 import { addEndpoint, DELIVERY_FIELDS, deliveries, receiversPerTest } from "../helpers/webhook-receiver.ts";
 
@@ -298,13 +302,22 @@ describe("SSRF: SANDBOX tenants get the same address guard, loopback excepted", 
 
   it("still seeds the demo tenant when PUBLIC_URL is a private address, without its webhook endpoint", async () => {
     const stopped = tripwire();
-    const { runtime } = await testService();
-    const warn = vi.spyOn(runtime.logger, "warn");
-    const demo = await seedDemoTenant({ ...runtime, config: { ...runtime.config, publicUrl: "http://10.0.0.5:3000" } });
-    expect(demo).not.toBeNull();
-    expect(await runtime.db.prisma.webhookEndpoint.count({ where: { tenantId: demo!.tenantId } })).toBe(0);
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ url: "http://10.0.0.5:3000/demo/webhooks" }), "demo webhook endpoint not created");
-    expect(stopped).toEqual([]);
+    // A database of its own: a demo tenant seeded without its endpoint in the shared one would leave
+    // later files (the demo receiver's test) with an endpoint-less demo tenant.
+    const scratch = process.env.DATABASE_URL ? await scratchPgDatabase("ssrf_demo") : null;
+    const db = await openDb({ url: scratch?.url ?? "", pgliteDir: "memory://" });
+    try {
+      const runtime = await createRuntime(db, createLogger("silent"), { adminToken: ADMIN_TOKEN, publicUrl: "http://10.0.0.5:3000" });
+      const warn = vi.spyOn(runtime.logger, "warn");
+      const demo = await seedDemoTenant(runtime);
+      expect(demo).not.toBeNull();
+      expect(await runtime.db.prisma.webhookEndpoint.count({ where: { tenantId: demo!.tenantId } })).toBe(0);
+      expect(warn).toHaveBeenCalledWith(expect.objectContaining({ url: "http://10.0.0.5:3000/demo/webhooks" }), "demo webhook endpoint not created");
+      expect(stopped).toEqual([]);
+    } finally {
+      await db.close();
+      await scratch?.drop();
+    }
   });
 });
 
