@@ -1,32 +1,20 @@
 // A real browser (Debian chromium through playwright-core) on a phone-sized screen: the hosted checkout
 // works without JavaScript, fits the screen, shows field errors, and ends on the success page.
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { hasChromium, useBrowser } from "../helpers/browser.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 
-describe.skipIf(!existsSync(CHROMIUM))("hosted checkout in a browser", () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+describe.skipIf(!hasChromium)("hosted checkout in a browser", () => {
+  const browser = useBrowser();
 
   /** A phone-sized page with JavaScript off: the form must not need it. */
   async function openCheckout(query = ""): Promise<Page> {
     const { baseUrl } = await testService();
     const t = await newTenant();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, javaScriptEnabled: false, locale: "pt-BR" });
+    const context = await browser().newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, javaScriptEnabled: false, locale: "pt-BR" });
     const page = await context.newPage();
     const res = await page.goto(`${baseUrl}/checkout/${t.monthlyOfferId}${query}`);
     expect(res?.status()).toBe(200);

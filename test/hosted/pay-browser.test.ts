@@ -1,32 +1,20 @@
 // A real browser (Debian chromium through playwright-core) on a phone-sized screen with JavaScript
 // off: a payment-method link and a renewal link are paid through the real /pay page.
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { hasChromium, useBrowser } from "../helpers/browser.ts";
 import { subscribe, subscription } from "../helpers/billing.ts";
 import { post } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 
-describe.skipIf(!existsSync(CHROMIUM))("hosted /pay in a browser", () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+describe.skipIf(!hasChromium)("hosted /pay in a browser", () => {
+  const browser = useBrowser();
 
   async function open(url: string): Promise<Page> {
     const { baseUrl } = await testService();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, javaScriptEnabled: false, locale: "pt-BR" });
+    const context = await browser().newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, javaScriptEnabled: false, locale: "pt-BR" });
     const page = await context.newPage();
     const res = await page.goto(`${baseUrl}${new URL(url).pathname}`);
     expect(res?.status()).toBe(200);

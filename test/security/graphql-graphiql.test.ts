@@ -1,13 +1,11 @@
 // Issue 16 finding 6: GraphiQL loaded its code from a CDN with no integrity check, and was a blank
 // page offline. It now comes from the service's own assets under a CSP that allows this origin only,
 // and works with no network (a real browser, when Debian's chromium is installed).
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { hasChromium, useBrowser } from "../helpers/browser.ts";
 import { ADMIN_TOKEN, testService } from "../helpers/service.ts";
 import { graphqlRequest } from "./graphql-http.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 
 async function graphiqlPage() {
   return graphqlRequest({ method: "GET", headers: { accept: "text/html" } });
@@ -67,23 +65,12 @@ describe("GraphiQL page", () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))("GraphiQL in a browser with no network", () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+describe.skipIf(!hasChromium)("GraphiQL in a browser with no network", () => {
+  const browser = useBrowser();
 
   it("renders from the service alone (every other request refused) and runs { viewer { kind } } with the operator token", async () => {
     const { baseUrl } = await testService();
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const offsite: string[] = [];
     const refused: string[] = [];
     // No network: anything not addressed to the service fails, as it would offline.
