@@ -3,6 +3,7 @@
 import { Prisma, type Invoice } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import { newId } from "../shared/ids.ts";
+import { cents } from "../shared/money.ts";
 import { pendingChangeDueAt } from "../subscriptions/apply-scheduled-plan-change.ts";
 import { invoiceAmount } from "./invoice-amount.ts";
 import { periodEnd, type Interval } from "./periods.ts";
@@ -28,7 +29,7 @@ export async function ensureCycleInvoice(
   const offer = pending ? sub.pendingOffer! : sub.offer;
   const redemption = pending && !sub.pendingKeepCoupon ? undefined : sub.redemptions[0];
   const amount = invoiceAmount(
-    offer.priceCents,
+    cents(offer.priceCents),
     redemption ? { percentOff: redemption.coupon.percentOff, amountOffCents: redemption.coupon.amountOffCents, cyclesRemaining: redemption.cyclesRemaining } : null,
   );
   try {

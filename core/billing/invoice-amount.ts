@@ -1,12 +1,13 @@
-// Amount of the next cycle's invoice: the offer price less the active coupon (integer cents).
+// Amount of a cycle's invoice: the offer price less the active coupon (integer cents, branded).
+import { cents, type Cents } from "../shared/money.ts";
 import { couponDiscountCents, type CouponTerms } from "./next-charge.ts";
 
 export interface InvoiceAmount {
-  amountCents: number;
-  discountCents: number;
+  amountCents: Cents;
+  discountCents: Cents;
 }
 
-export function invoiceAmount(priceCents: number, coupon: CouponTerms | null): InvoiceAmount {
-  const discountCents = couponDiscountCents(priceCents, coupon);
-  return { amountCents: priceCents - discountCents, discountCents };
+export function invoiceAmount(priceCents: Cents, coupon: CouponTerms | null): InvoiceAmount {
+  const discountCents = cents(couponDiscountCents(priceCents, coupon));
+  return { amountCents: cents(priceCents - discountCents), discountCents };
 }

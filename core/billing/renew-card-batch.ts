@@ -8,6 +8,7 @@ import { chargeCard, type ChargeOutcome } from "../gateways/gateway-calls.ts";
 import { logGatewayEvents, type GatewayEventInput } from "../gateways/log-gateway-event.ts";
 import { capabilitiesSchema } from "../gateways/capabilities.ts";
 import { newId } from "../shared/ids.ts";
+import { cents, type Cents } from "../shared/money.ts";
 import { invoiceAmount } from "./invoice-amount.ts";
 import { periodEnd, type Interval } from "./periods.ts";
 import type { ClaimedSubscription } from "./claim-due-subscriptions.ts";
@@ -43,8 +44,8 @@ interface Renewal {
   paymentId: string;
   periodStart: Date;
   periodEnd: Date;
-  amountCents: number;
-  discountCents: number;
+  amountCents: Cents;
+  discountCents: Cents;
   result?: ChargeOutcome;
 }
 
@@ -116,7 +117,7 @@ async function plan(runtime: Runtime, items: ClaimedSubscription[]): Promise<Ren
     const start = new Date(c.current_period_end);
     const end = periodEnd(start, c.interval, c.anchor_day ?? start.getUTCDate());
     const coupon = c.redemption_id ? { percentOff: c.percent_off, amountOffCents: c.amount_off_cents, cyclesRemaining: c.cycles_remaining } : null;
-    const amount = invoiceAmount(c.price_cents, coupon);
+    const amount = invoiceAmount(cents(c.price_cents), coupon);
     // Free cycles and runs so late that the new period is already over take the careful path.
     if (amount.amountCents === 0 || end.getTime() <= now.getTime()) continue;
     out.push({ c, now, invoiceId: newId("invoice"), paymentId: newId("payment"), periodStart: start, periodEnd: end, ...amount });

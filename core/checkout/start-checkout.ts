@@ -10,6 +10,7 @@ import { CHECKOUT_PIX_TTL_MS, chargeAtCheckout, tokenize } from "./checkout-char
 import { accountRef } from "../gateways/registry.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { newId } from "../shared/ids.ts";
+import { cents } from "../shared/money.ts";
 import { findCheckoutCoupon, findCheckoutCustomer, fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput, CheckoutResult } from "./checkout-input.ts";
 import { createCheckoutRecords, type CheckoutRecords } from "./create-checkout-records.ts";
@@ -64,7 +65,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
     return { status: "trialing", subscriptionId: ids.subscriptionId, orderId: null, pix: null };
   }
 
-  const amount = invoiceAmount(offer.priceCents, coupon1);
+  const amount = invoiceAmount(cents(offer.priceCents), coupon1);
   const end = periodEnd(now, interval, now.getUTCDate());
   const idempotencyKey = `${ids.invoiceId}:1`;
   if (card) {

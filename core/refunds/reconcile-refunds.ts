@@ -4,6 +4,7 @@
 // lease and SKIP LOCKED, so several instances never work on the same refund.
 import type { Runtime } from "../runtime.ts";
 import { tenantClock } from "../shared/clock.ts";
+import { cents } from "../shared/money.ts";
 import { finishRefund, type RefundState } from "./finish-refund.ts";
 import { callGatewayRefund } from "./gateway-refund.ts";
 
@@ -37,7 +38,7 @@ export async function reconcilePendingRefunds(runtime: Runtime, opts: { tenantId
   for (const r of claimed) {
     const tenant = await prisma.tenant.findUniqueOrThrow({ where: { id: r.tenant_id }, select: { mode: true, clockAt: true } });
     const now = tenantClock(tenant, runtime.wallClock).now();
-    const reserved = { refundId: r.id, tenantId: r.tenant_id, paymentId: r.payment_id, amountCents: r.amount_cents, idempotencyKey: r.idempotency_key };
+    const reserved = { refundId: r.id, tenantId: r.tenant_id, paymentId: r.payment_id, amountCents: cents(r.amount_cents), idempotencyKey: r.idempotency_key };
     const result = await callGatewayRefund(runtime, reserved, now);
     runtime.faults?.("after-gateway-refund");
     const state = await finishRefund(runtime, { tenantId: r.tenant_id, refundId: r.id, result, now });

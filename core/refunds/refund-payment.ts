@@ -6,7 +6,7 @@ import { notFound, refundRefused } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { finishRefund } from "./finish-refund.ts";
 import { callGatewayRefund } from "./gateway-refund.ts";
-import { decideRefund, type RefundDecision } from "./refund-rules.ts";
+import { decideRefund, refundable, type RefundDecision } from "./refund-rules.ts";
 import { reserveRefund } from "./reserve-refund.ts";
 
 export interface RefundPaymentInput {
@@ -35,7 +35,7 @@ export async function refundPayment(runtime: Runtime, input: RefundPaymentInput)
   let decision: RefundDecision | null = null;
   const reserved = await reserveRefund(runtime, {
     ...input,
-    decide: (payment, gateway) => (decision = decideRefund(payment, { amountCents: input.amountCents, reason: input.reason, revoke: input.revoke }, gateway)),
+    decide: (payment, gateway) => (decision = decideRefund(refundable(payment), { amountCents: input.amountCents, reason: input.reason, revoke: input.revoke }, gateway)),
   });
   runtime.faults?.("after-commit");
   const result = await callGatewayRefund(runtime, reserved, input.now);

@@ -3,6 +3,7 @@
 // (or, for an early-renewal order, the time it added). Revoking access needs a total refund: a
 // partial refund or a courtesy (`none`) leaves access as it is.
 import { refundRefused } from "../shared/errors.ts";
+import { cents, type Cents } from "../shared/money.ts";
 
 export type Revoke = "subscription" | "grant" | "none";
 export const REVOKE_VALUES: readonly Revoke[] = ["subscription", "grant", "none"];
@@ -11,14 +12,15 @@ export const REFUND_REASON_MAX = 300;
 export interface RefundablePayment {
   status: string;
   method: "CARD" | "PIX";
-  amountCents: number;
-  refundedAmountCents: number;
+  amountCents: Cents;
+  refundedAmountCents: Cents;
   refundInFlight: boolean;
   subscriptionId: string | null;
   orderId: string | null;
 }
 
 export interface RefundAsk {
+  /** As asked (not yet validated: decideRefund refuses anything but 1 to the balance). */
   amountCents: number;
   reason: unknown;
   revoke: unknown;
@@ -29,6 +31,11 @@ export interface RefundDecision {
   revoke: Revoke;
   /** True when this refund returns everything still refundable: the payment ends `refunded`. */
   completes: boolean;
+}
+
+/** A payment row's money, branded: what the rules read. */
+export function refundable(p: Omit<RefundablePayment, "amountCents" | "refundedAmountCents"> & { amountCents: number; refundedAmountCents: number }): RefundablePayment {
+  return { ...p, amountCents: cents(p.amountCents), refundedAmountCents: cents(p.refundedAmountCents) };
 }
 
 export function decideRefund(payment: RefundablePayment, ask: RefundAsk, gateway: { sumsPartialRefunds: boolean }): RefundDecision {

@@ -7,19 +7,21 @@ import type { Runtime } from "../runtime.ts";
 import type { Capabilities } from "../gateways/capabilities.ts";
 import { AppError, notFound, refundRefused } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
+import { cents, type Cents } from "../shared/money.ts";
 import type { RefundDecision } from "./refund-rules.ts";
 
 export interface ReservedRefund {
   refundId: string;
   tenantId: string;
   paymentId: string;
-  amountCents: number;
+  amountCents: Cents;
   idempotencyKey: string;
 }
 
 export interface ReserveInput {
   tenantId: string;
   paymentId: string;
+  /** As asked; `decide` validates it before anything is written. */
   amountCents: number;
   confirmRunway: boolean;
   now: Date;
@@ -36,6 +38,7 @@ export async function reserveRefund(runtime: Runtime, input: ReserveInput): Prom
       if (!payment) throw notFound("payment");
       const account = await tx.gatewayAccount.findFirstOrThrow({ where: { id: payment.gatewayAccountId, tenantId: input.tenantId } });
       const decision = input.decide(payment, account.capabilities as unknown as Capabilities);
+      const amountCents = cents(input.amountCents);
       if (!input.confirmRunway && payment.invoiceId) {
         const invoice = await tx.invoice.findFirst({ where: { id: payment.invoiceId, tenantId: input.tenantId }, select: { periodStart: true } });
         // Paid ahead: the period this invoice funded has not started yet.
@@ -50,7 +53,7 @@ export async function reserveRefund(runtime: Runtime, input: ReserveInput): Prom
           id: newId("refund"),
           tenantId: input.tenantId,
           paymentId: payment.id,
-          amountCents: input.amountCents,
+          amountCents,
           reason: decision.reason,
           revoke: decision.revoke,
           status: "PENDING",
@@ -62,7 +65,7 @@ export async function reserveRefund(runtime: Runtime, input: ReserveInput): Prom
         },
       });
       await tx.payment.update({ where: { id: payment.id }, data: { refundInFlight: true } });
-      return { refundId: refund.id, tenantId: input.tenantId, paymentId: payment.id, amountCents: input.amountCents, idempotencyKey: refund.idempotencyKey };
+      return { refundId: refund.id, tenantId: input.tenantId, paymentId: payment.id, amountCents, idempotencyKey: refund.idempotencyKey };
     });
   } catch (err) {
     // The database's own guard (one pending refund per payment, unique sequence) caught a race.

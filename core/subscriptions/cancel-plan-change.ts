@@ -5,6 +5,7 @@ import type { Interval } from "../billing/periods.ts";
 import { planChangeKind } from "../billing/proration.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
+import { cents } from "../shared/money.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
 import { cancelMigrationLinks } from "./gateway-migration.ts";
 import { planChangeResult } from "./plan-change-result.ts";
@@ -19,9 +20,9 @@ export async function cancelPlanChange(runtime: Runtime, input: { tenantId: stri
     const sub = await tx.subscription.findFirstOrThrow({ where: { id: subscriptionId, tenantId }, include: { offer: true, pendingOffer: true } });
     const links = await cancelMigrationLinks(tx, tenantId, subscriptionId);
     if (!sub.pendingOffer && links === 0) throw new AppError("invalid_argument", { error: "no plan change is scheduled" });
-    const current = { priceCents: sub.offer.priceCents, interval: (sub.offer.interval ?? "MONTH") as Interval, gatewayAccountId: sub.offer.gatewayAccountId };
+    const current = { priceCents: cents(sub.offer.priceCents), interval: (sub.offer.interval ?? "MONTH") as Interval, gatewayAccountId: sub.offer.gatewayAccountId };
     const target = sub.pendingOffer
-      ? { priceCents: sub.pendingOffer.priceCents, interval: (sub.pendingOffer.interval ?? "MONTH") as Interval, gatewayAccountId: sub.pendingOffer.gatewayAccountId }
+      ? { priceCents: cents(sub.pendingOffer.priceCents), interval: (sub.pendingOffer.interval ?? "MONTH") as Interval, gatewayAccountId: sub.pendingOffer.gatewayAccountId }
       : { ...current, gatewayAccountId: "" };
     await tx.subscription.update({ where: { id: sub.id }, data: { pendingOfferId: null, pendingOfferEffectiveAt: null, pendingKeepCoupon: false } });
     // plan_change_canceled carries status active (contract); a trial has no scheduled change to cancel, only a link.
@@ -33,7 +34,7 @@ export async function cancelPlanChange(runtime: Runtime, input: { tenantId: stri
   return planChangeResult(prisma, tenantId, subscriptionId, {
     kind: change.kind,
     effect: change.kind === "gateway_migration" ? "payment_link" : "scheduled",
-    chargeCents: 0,
+    chargeCents: cents(0),
     appliesAt: change.appliesAt,
   });
 }

@@ -5,6 +5,7 @@
 import type { Runtime } from "../runtime.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
+import { cents } from "../shared/money.ts";
 import type { Tx } from "../events/record-event.ts";
 import type { Interval } from "../billing/periods.ts";
 import { applyOfferChange } from "./apply-offer-change.ts";
@@ -56,8 +57,8 @@ export async function changePlan(runtime: Runtime, input: ChangePlanInput) {
         currentPeriodEnd: sub.currentPeriodEnd,
         minimumChargeCents: minimumChargeOf(sub.offer.gatewayAccount.capabilities),
       },
-      { id: sub.offerId, priceCents: sub.offer.priceCents, interval: (sub.offer.interval ?? "MONTH") as Interval, gatewayAccountId: sub.offer.gatewayAccountId },
-      { id: target.id, priceCents: target.priceCents, interval: target.interval as Interval, gatewayAccountId: target.gatewayAccountId },
+      { id: sub.offerId, priceCents: cents(sub.offer.priceCents), interval: (sub.offer.interval ?? "MONTH") as Interval, gatewayAccountId: sub.offer.gatewayAccountId },
+      { id: target.id, priceCents: cents(target.priceCents), interval: target.interval as Interval, gatewayAccountId: target.gatewayAccountId },
       now,
     );
     if (decision.effect !== "payment_link" && !target.collectionMethods.includes(sub.collectionMethod)) {

@@ -10,6 +10,7 @@ import { chargeCard, fetchChargeStatus } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
+import type { Cents } from "../shared/money.ts";
 import { lockSubscription } from "./emit-subscription-events.ts";
 import { settlePayment } from "../billing/settle-payment.ts";
 
@@ -17,7 +18,7 @@ export interface ProrationReservation {
   invoiceId: string;
   paymentId: string;
   idempotencyKey: string;
-  amountCents: number;
+  amountCents: Cents;
   currency: string;
   token: string;
   account: GatewayAccount;
@@ -37,7 +38,7 @@ export async function assertNoProrationInFlight(tx: Tx, sub: { tenantId: string;
 
 export async function reserveProration(
   tx: Tx,
-  input: { subscription: Subscription; account: GatewayAccount; card: PaymentMethod; amountCents: number; periodEnd: Date; now: Date },
+  input: { subscription: Subscription; account: GatewayAccount; card: PaymentMethod; amountCents: Cents; periodEnd: Date; now: Date },
 ): Promise<ProrationReservation> {
   const { subscription: sub, account, card, amountCents, now } = input;
   await assertNoProrationInFlight(tx, sub);

@@ -24,6 +24,7 @@ import { mintLink } from "../links/mint-link.ts";
 import { periodEnd } from "../billing/periods.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
+import { cents, type Cents } from "../shared/money.ts";
 import { applyOfferChange } from "./apply-offer-change.ts";
 import { chargePlanChange, reserveProration } from "./charge-plan-change.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
@@ -43,7 +44,7 @@ export async function cancelMigrationLinks(tx: Tx, tenantId: string, subscriptio
 export async function issueMigrationLink(
   runtime: Runtime,
   tx: Tx,
-  input: { tenantId: string; subscription: Subscription; offer: Offer; priceCents: number; keepCoupon: boolean; now: Date },
+  input: { tenantId: string; subscription: Subscription; offer: Offer; priceCents: Cents; keepCoupon: boolean; now: Date },
 ) {
   const { tenantId, subscription: sub, offer, now } = input;
   await cancelMigrationLinks(tx, tenantId, sub.id);
@@ -86,7 +87,7 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
     const fresh = await tx.link.findFirstOrThrow({ where: { id: link.id, tenantId } });
     const current = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId } });
     if (fresh.status !== "OPEN" || !isIn(IN_GOOD_STANDING, current.status)) throw gone();
-    return reserveProration(tx, { subscription: current, account, card, amountCents: link.priceCents!, periodEnd: newPeriod.end, now });
+    return reserveProration(tx, { subscription: current, account, card, amountCents: cents(link.priceCents!), periodEnd: newPeriod.end, now });
   });
   await chargePlanChange(runtime, {
     tenantId,

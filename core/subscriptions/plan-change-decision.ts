@@ -11,12 +11,13 @@ import {
   type PlanChangeKind,
 } from "../billing/proration.ts";
 import type { NewPeriod } from "./apply-offer-change.ts";
+import { cents, type Cents } from "../shared/money.ts";
 
 export type PlanChangeEffect = "immediate" | "scheduled" | "payment_link";
 
 export interface OfferFacts {
   id: string;
-  priceCents: number;
+  priceCents: Cents;
   interval: Interval;
   gatewayAccountId: string;
 }
@@ -28,23 +29,24 @@ export interface SubscriptionFacts {
   currentPeriodStart: Date | null;
   currentPeriodEnd: Date | null;
   /** minimumChargeCents of the current offer's gateway account. */
-  minimumChargeCents: number;
+  minimumChargeCents: Cents;
 }
 
 export interface PlanChangeDecision {
   kind: PlanChangeKind;
   effect: PlanChangeEffect;
   /** Charged on the saved card now; 0 when nothing is charged. */
-  chargeCents: number;
+  chargeCents: Cents;
   /** Instant the change applies (now, or the period end when scheduled); null for a payment link (applies when paid). */
   appliesAt: Date | null;
   /** Immediate changes that start a new cycle. */
   period?: NewPeriod;
   /** Migration link: the price the customer pays on the new gateway. */
-  linkPriceCents?: number;
+  linkPriceCents?: Cents;
 }
 
-export const minimumChargeOf = (capabilities: unknown) => capabilitiesSchema.partial().parse(capabilities ?? {}).minimumChargeCents ?? 0;
+export const minimumChargeOf = (capabilities: unknown): Cents => cents(capabilitiesSchema.partial().parse(capabilities ?? {}).minimumChargeCents ?? 0);
+const ZERO = cents(0);
 
 export function decidePlanChange(sub: SubscriptionFacts, current: OfferFacts, target: OfferFacts, now: Date): PlanChangeDecision {
   const kind = planChangeKind(current, target);
@@ -54,16 +56,16 @@ export function decidePlanChange(sub: SubscriptionFacts, current: OfferFacts, ta
 
   if (kind === "gateway_migration") {
     // The saved card does not cross gateways: the customer pays the new offer on a link, less the unused part of the period.
-    const credit = paidPeriod ? unusedCreditCents(current.priceCents, start, end, now) : 0;
-    return { kind, effect: "payment_link", chargeCents: 0, appliesAt: null, linkPriceCents: Math.max(1, target.priceCents - credit) };
+    const credit = paidPeriod ? unusedCreditCents(current.priceCents, start, end, now) : ZERO;
+    return { kind, effect: "payment_link", chargeCents: ZERO, appliesAt: null, linkPriceCents: cents(Math.max(1, target.priceCents - credit)) };
   }
   // A trial has paid nothing, so there is nothing to prorate: every change applies at once, free.
-  if (!paidPeriod) return { kind, effect: "immediate", chargeCents: 0, appliesAt: now };
+  if (!paidPeriod) return { kind, effect: "immediate", chargeCents: ZERO, appliesAt: now };
 
-  const scheduled: PlanChangeDecision = { kind, effect: "scheduled", chargeCents: 0, appliesAt: end };
+  const scheduled: PlanChangeDecision = { kind, effect: "scheduled", chargeCents: ZERO, appliesAt: end };
   if (!risesOrSameIntervalTie(current, target)) return scheduled;
 
-  let charge = 0;
+  let charge = ZERO;
   let period: NewPeriod | undefined;
   if (current.interval === target.interval) {
     charge = prorationCents(current.priceCents, target.priceCents, start, end, now);
@@ -71,7 +73,7 @@ export function decidePlanChange(sub: SubscriptionFacts, current: OfferFacts, ta
     const credit = unusedCreditCents(current.priceCents, start, end, now);
     if (target.interval === "YEAR") {
       // Monthly to yearly: a yearly cycle starts now, priced at the yearly price less the unused credit.
-      charge = Math.max(0, target.priceCents - credit);
+      charge = cents(Math.max(0, target.priceCents - credit));
       period = { start: now, end: periodEnd(now, "YEAR", now.getUTCDate()), anchorDay: now.getUTCDate() };
     } else {
       // Yearly to monthly (annualized rise): the credit becomes time at the new price, no charge.
@@ -80,7 +82,7 @@ export function decidePlanChange(sub: SubscriptionFacts, current: OfferFacts, ta
     }
   }
   // Below the gateway's minimum nothing can be charged: the change applies free (no card needed).
-  if (charge < sub.minimumChargeCents) charge = 0;
+  if (charge < sub.minimumChargeCents) charge = ZERO;
   if (charge > 0 && (sub.collectionMethod !== "CARD_AUTO" || !sub.hasCard)) return scheduled;
   return { kind, effect: "immediate", chargeCents: charge, appliesAt: now, ...(period ? { period } : {}) };
 }

@@ -4,6 +4,7 @@ import type { PrismaClient } from "../../generated/prisma/client.ts";
 import type { PlanChangeKind } from "../billing/proration.ts";
 import type { PlanChangeEffect } from "./plan-change-decision.ts";
 import { subscriptionDetailInclude, subscriptionPayload } from "./subscription-payload.ts";
+import type { Cents } from "../shared/money.ts";
 
 export interface PlanChangeObject {
   kind: PlanChangeKind;
@@ -18,7 +19,7 @@ export async function planChangeResult(
   prisma: PrismaClient,
   tenantId: string,
   subscriptionId: string,
-  change: { kind: PlanChangeKind; effect: PlanChangeEffect; chargeCents: number; appliesAt: Date | null; paymentLink?: PlanChangeObject["payment_link"] },
+  change: { kind: PlanChangeKind; effect: PlanChangeEffect; chargeCents: Cents; appliesAt: Date | null; paymentLink?: PlanChangeObject["payment_link"] },
 ) {
   const sub = await prisma.subscription.findFirstOrThrow({ where: { id: subscriptionId, tenantId }, include: subscriptionDetailInclude });
   const plan_change: PlanChangeObject = {
