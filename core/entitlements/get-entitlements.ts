@@ -4,6 +4,7 @@
 import type { Db } from "../../prisma/client.ts";
 import { AppError } from "../shared/errors.ts";
 import { mergeEntitlements, type Entitlements } from "./merge-entitlements.ts";
+import { LIVING } from "../subscriptions/transitions.ts";
 
 export interface GetEntitlementsInput {
   tenantId: string;
@@ -22,7 +23,7 @@ interface Row {
 }
 
 /** Statuses whose plan capabilities count; suspended is listed but adds nothing. */
-const GRANTING = new Set(["active", "trialing", "past_due"]);
+const GRANTING = new Set<string>(LIVING.map((s) => s.toLowerCase()));
 
 export async function getEntitlements(db: Pick<Db, "read">, input: GetEntitlementsInput) {
   const byExternalId = input.externalId != null && input.externalId !== "";

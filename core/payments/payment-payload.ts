@@ -1,5 +1,6 @@
 // Payment shapes of the contract: the payment row, the payment detail (with items) and last_payment.
 import type { Payment, PaymentItem, Prisma } from "../../generated/prisma/client.ts";
+import { MONEY_TAKEN } from "./transitions.ts";
 
 export const paymentRowInclude = {
   customer: { select: { externalId: true, email: true } },
@@ -62,7 +63,7 @@ export function lastPaymentPayload(p: Payment) {
     method_kind: p.methodKind,
     card: card(p),
     amount_cents: p.amountCents,
-    paid_amount_cents: p.status === "PAID" || p.status === "REFUNDED" || p.status === "CHARGEDBACK" ? p.amountCents : 0,
+    paid_amount_cents: (MONEY_TAKEN as readonly string[]).includes(p.status) ? p.amountCents : 0,
     currency: p.currency,
     paid_at: p.paidAt ? p.paidAt.toISOString() : null,
     gateway_charge_id: p.gatewayChargeId,

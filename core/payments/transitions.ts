@@ -19,6 +19,9 @@ export const PAYMENT: StatusMachine<"payment"> = {
   transitions: PAYMENT_TRANSITIONS,
 };
 
+/** Money was taken (and maybe given back since): paid_invoice_id / paid_order_id may be set (a CHECK in race_guards). */
+export const MONEY_TAKEN = ["PAID", "REFUNDED", "CHARGEDBACK"] as const satisfies readonly PaymentStatus[];
+
 /** Waiting for the gateway's verdict: the only statuses a verdict can settle. */
 export const UNSETTLED = ["PROCESSING", "UNKNOWN"] as const satisfies readonly PaymentStatus[];
 
