@@ -11,6 +11,27 @@ export interface GatewayAccountRef {
   capabilities: Capabilities;
 }
 
+/**
+ * An account's credentials, decrypted at call time from its ciphertext (credentials-vault.ts). They
+ * live only in memory: never logged, never put in an event, an error or a GraphQL answer.
+ */
+export interface GatewayCredentials {
+  /** The provider's credential fields as given to createGatewayAccount, e.g. Stripe's { secretKey, webhookSecret }. */
+  credentials: Record<string, string>;
+  /** Replaces the provider's base URL (tests, proxies; GATEWAY_ALLOW_BASE_URL_OVERRIDE); null = the provider's own. */
+  apiBaseUrl: string | null;
+}
+
+/** The answer of a live credential check. `reason` is shown to the operator: it never holds the secret. */
+export type CredentialCheck = { ok: true } | { ok: false; reason: string };
+
+/**
+ * How an adapter reads an account's credentials at call time (registry.ts hands one to each adapter
+ * that needs them; also `Gateways.credentials`). Throws CredentialsUnavailable when the account has
+ * none or they were encrypted under a key this process does not hold.
+ */
+export type CredentialsSource = (account: Pick<GatewayAccountRef, "id" | "tenantId">) => Promise<GatewayCredentials>;
+
 /** Card data as typed on the hosted page. It lives only in memory, from the form to tokenizeCard. */
 export interface CardInput {
   holder: string;
@@ -87,6 +108,19 @@ export class GatewayUnavailable extends Error {
   }
 }
 
+/**
+ * An account's credentials cannot be read: none stored, or encrypted under a key this process does not
+ * hold. A kind of GatewayUnavailable, so a call that hits it is logged and settled like any unreachable
+ * gateway (detail code credentials_unavailable), never a 500. The message names the key id, never a secret.
+ */
+export class CredentialsUnavailable extends GatewayUnavailable {
+  constructor(readonly reason: string) {
+    super("credentials_unavailable", 503);
+    this.message = `gateway credentials unavailable: ${reason}`;
+    this.name = "CredentialsUnavailable";
+  }
+}
+
 export interface GatewayAdapter {
   readonly provider: string;
   readonly defaults: Capabilities;
@@ -97,4 +131,11 @@ export interface GatewayAdapter {
   fetchStatus(account: GatewayAccountRef, idempotencyKey: string, now: Date): Promise<StatusResult>;
   /** Pushes the customer's name, e-mail and phone (customer-sync.ts). A refusal is an answer, not an exception. */
   updateCustomer(account: GatewayAccountRef, req: CustomerSyncRequest, now: Date): Promise<CustomerSyncResult>;
+  /**
+   * Live check of candidate credentials against the provider, before they are stored
+   * (createGatewayAccount, updateGatewayAccountCredentials). Wrong, revoked or incomplete credentials
+   * are `{ok: false, reason}`, not an exception; a transport failure may throw (the operator hears a
+   * 4xx that the provider could not be reached). Absent: every credential is accepted (sandbox).
+   */
+  verifyCredentials?(candidate: GatewayCredentials, now: Date): Promise<CredentialCheck>;
 }

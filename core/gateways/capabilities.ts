@@ -16,3 +16,10 @@ export const ADAPTER_DEFAULTS: Record<string, Capabilities> = {
 };
 
 export const KNOWN_PROVIDERS = Object.keys(ADAPTER_DEFAULTS);
+
+/**
+ * Every provider a gateway account may name (GraphQL's GatewayProvider enum, lower-cased). An account
+ * can be created only for a provider whose adapter this process runs (Gateways.has).
+ */
+export const GATEWAY_PROVIDERS = ["sandbox", "stripe", "pagarme", "mercadopago"] as const;
+export type GatewayProvider = (typeof GATEWAY_PROVIDERS)[number];

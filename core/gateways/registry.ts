@@ -1,20 +1,56 @@
 // The adapters one process knows, by provider key, plus the account lookup every call starts from.
 import type { GatewayAccount, PrismaClient } from "../../generated/prisma/client.ts";
-import type { GatewayAccountRef, GatewayAdapter } from "./adapter.ts";
+import { CredentialsUnavailable, type CredentialsSource, type GatewayAccountRef, type GatewayAdapter, type GatewayCredentials } from "./adapter.ts";
 import { capabilitiesSchema } from "./capabilities.ts";
+import { CredentialsVault } from "./credentials-vault.ts";
 import { SandboxAdapter } from "./sandbox-adapter.ts";
 
 export interface Gateways {
   adapter(provider: string): GatewayAdapter;
+  /** Whether this process runs an adapter for the provider (an account of another provider is refused). */
+  has(provider: string): boolean;
   /** The sandbox adapter's own controls (Pix payment, chargebacks). */
   sandbox: SandboxAdapter;
+  /** Seals and opens gateway credentials (AES-256-GCM, key ring of GATEWAY_CREDENTIALS_KEY). */
+  vault: CredentialsVault;
+  /** An account's decrypted credentials at call time, for adapters and the inbound webhook route. */
+  credentials: CredentialsSource;
+  /** Drops a cached copy after the credentials changed (updateGatewayAccountCredentials). */
+  forgetCredentials(accountId: string): void;
 }
 
-export function createGateways(prisma: PrismaClient): Gateways {
+/** Decrypted credentials are kept this long per account, so a batch of renewals reads the row once. */
+const CREDENTIALS_TTL_MS = 10_000;
+
+export function createGateways(prisma: PrismaClient, vault: CredentialsVault): Gateways {
+  const cache = new Map<string, { value: GatewayCredentials; until: number }>();
+  const credentials: CredentialsSource = async (account) => {
+    const hit = cache.get(account.id);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const row = await prisma.gatewayAccount.findFirst({
+      where: { id: account.id, tenantId: account.tenantId },
+      select: { credentialsCiphertext: true, apiBaseUrl: true },
+    });
+    if (!row) throw new CredentialsUnavailable(`gateway account ${account.id} not found`);
+    let opened: Record<string, string> = {};
+    try {
+      if (row.credentialsCiphertext) opened = vault.open(account.id, row.credentialsCiphertext);
+    } catch (err) {
+      throw new CredentialsUnavailable((err as Error).message);
+    }
+    const value: GatewayCredentials = { credentials: opened, apiBaseUrl: row.apiBaseUrl };
+    cache.set(account.id, { value, until: Date.now() + CREDENTIALS_TTL_MS });
+    return value;
+  };
   const sandbox = new SandboxAdapter(prisma);
+  // A real adapter is registered here and given `credentials`, e.g. new StripeAdapter(prisma, credentials).
   const adapters = new Map<string, GatewayAdapter>([[sandbox.provider, sandbox]]);
   return {
     sandbox,
+    vault,
+    credentials,
+    forgetCredentials: (accountId) => void cache.delete(accountId),
+    has: (provider) => adapters.has(provider),
     adapter(provider) {
       const adapter = adapters.get(provider);
       if (!adapter) throw new Error(`no gateway adapter for provider ${provider}`);
@@ -23,7 +59,7 @@ export function createGateways(prisma: PrismaClient): Gateways {
   };
 }
 
-export function accountRef(account: GatewayAccount): GatewayAccountRef {
+export function accountRef(account: Pick<GatewayAccount, "id" | "tenantId" | "provider" | "capabilities">): GatewayAccountRef {
   return {
     id: account.id,
     tenantId: account.tenantId,
