@@ -10,6 +10,7 @@ import { openDb } from "./prisma/client.ts";
 import { dataDir } from "./prisma/connection.ts";
 import { createRuntime } from "./core/runtime.ts";
 import { crashFaultsFromEnv } from "./core/shared/crash-faults.ts";
+import { CredentialKeyError, loadCredentialKeys, type CredentialKeyRing } from "./core/gateways/credentials-vault.ts";
 
 const roleArg = process.argv.indexOf("--role");
 const role = roleArg > 0 ? process.argv[roleArg + 1] : "all";
@@ -45,8 +46,25 @@ if (weakness) {
   );
   process.exit(1);
 }
+// A wrong GATEWAY_CREDENTIALS_KEY is refused before anything starts: credentials sealed under it could not be read elsewhere.
+let gatewayCredentialKeys: CredentialKeyRing;
+try {
+  gatewayCredentialKeys = loadCredentialKeys();
+} catch (err) {
+  if (!(err instanceof CredentialKeyError)) throw err;
+  console.error(`refusing to start: ${err.message}`);
+  process.exit(1);
+}
+if (gatewayCredentialKeys.source === "data_dir" && process.env.DATABASE_URL) {
+  logger.warn("GATEWAY_CREDENTIALS_KEY is not set: gateway credentials are sealed under a key in this host's data directory; set the same GATEWAY_CREDENTIALS_KEY on every instance sharing the database");
+}
 const db = await openDb();
-const config = { adminToken: admin.token, publicUrl };
+const config = {
+  adminToken: admin.token,
+  publicUrl,
+  allowGatewayBaseUrlOverride: process.env.GATEWAY_ALLOW_BASE_URL_OVERRIDE === "true",
+  gatewayCredentialKeys,
+};
 // A jobs instance holds only the runtime: no HTTP app, no GraphQL schema (less memory per worker).
 const service =
   role === "jobs" ? null : await (await import("./rest-facade/service.ts")).buildService(db, logger, config, { graphqlUrl: process.env.GRAPHQL_URL, redisUrl: process.env.REDIS_URL });

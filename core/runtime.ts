@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 import type { Db } from "../prisma/client.ts";
 import { KeyCache } from "./auth/key-cache.ts";
 import { createGateways, type Gateways } from "./gateways/registry.ts";
+import { CredentialsVault, loadCredentialKeys, type CredentialKeyRing } from "./gateways/credentials-vault.ts";
+import { rekeyGatewayCredentials } from "./gateways/rekey-gateway-credentials.ts";
 import { wallClock, type Clock } from "./shared/clock.ts";
 import { leasesFromEnv, type Leases } from "./shared/leases.ts";
 import { ensureServiceSecret } from "./shared/service-secrets.ts";
@@ -11,6 +13,10 @@ import { rekeyCampaignLinks } from "./campaigns/rekey-campaign-links.ts";
 export interface RuntimeConfig {
   adminToken: string;
   publicUrl: string;
+  /** GATEWAY_ALLOW_BASE_URL_OVERRIDE=true: a gateway account may name its own apiBaseUrl (tests, proxies). Off in production. */
+  allowGatewayBaseUrlOverride?: boolean;
+  /** Keys of the gateway credentials (main.ts loads them first, to refuse a bad key); absent: read from the environment. */
+  gatewayCredentialKeys?: CredentialKeyRing;
 }
 
 export interface Runtime {
@@ -49,5 +55,8 @@ export async function createRuntime(db: Db, logger: Logger, config: RuntimeConfi
   // Made on the first start (stored hashes of existing campaign links re-keyed with it), then read.
   const campaignLinkKey = await ensureServiceSecret(db.prisma, "campaign_link_key", async (tx, key) => void (await rekeyCampaignLinks(tx, key)));
   const secrets: ServiceSecrets = { campaignLinkKey };
-  return { db, keyCache, logger, config, secrets, wallClock, gateways: createGateways(db.prisma), leases: leasesFromEnv() };
+  const gateways = createGateways(db.prisma, new CredentialsVault(config.gatewayCredentialKeys ?? loadCredentialKeys()));
+  // Credentials sealed under an older key are sealed again under the current one (key rotation).
+  await rekeyGatewayCredentials(db.prisma, gateways.vault, logger);
+  return { db, keyCache, logger, config, secrets, wallClock, gateways, leases: leasesFromEnv() };
 }
