@@ -86,6 +86,8 @@ export const ERROR_CATALOG = {
   },
   /** GET /v1/orders/{id}/payment-link on an order with no pending Pix. */
   no_pending_order_pix: { status: 409, error: "pedido sem Pix pendente para reabrir", code: "conflict" },
+  /** createGatewayAccount / updateGatewayAccountCredentials: the provider's live check refused the credentials (its reason, never the secret). */
+  gateway_credentials_invalid: { status: 422, error: "the gateway refused the credentials", code: "gateway_credentials_invalid" },
   /** Saturation (no database connection freed up in time): nothing was written; retry after Retry-After. */
   overloaded: { status: 503, error: "service temporarily overloaded; retry shortly", code: "unavailable" },
   internal: { status: 500, error: "internal error", code: "internal" },

@@ -21,6 +21,20 @@ export const REDACT_PATHS = [
   "*.secrets",
   "campaignLinkKey",
   "*.campaignLinkKey",
+  // Gateway account credentials (issue 18), as a whole and by the usual provider field names.
+  "credentials",
+  "*.credentials",
+  "*.*.credentials",
+  "secretKey",
+  "*.secretKey",
+  "webhookSecret",
+  "*.webhookSecret",
+  "apiKey",
+  "*.apiKey",
+  "accessToken",
+  "*.accessToken",
+  "gatewayCredentialKeys",
+  "*.gatewayCredentialKeys",
 ];
 
 export function createLogger(level = process.env.LOG_LEVEL ?? "info") {

@@ -6,7 +6,6 @@ import { createOneTimeOffer } from "../../core/catalog/create-one-time-offer.ts"
 import { createPlan } from "../../core/catalog/create-plan.ts";
 import { createProduct } from "../../core/catalog/create-product.ts";
 import { updatePlanEntitlements } from "../../core/catalog/update-plan-entitlements.ts";
-import { createGatewayAccount } from "../../core/gateways/create-gateway-account.ts";
 import { builder } from "../builder.ts";
 import { BillingIntervalEnum, CollectionMethodEnum } from "../types/enums.ts";
 
@@ -48,19 +47,6 @@ builder.mutationFields((t) => ({
     resolve: (_q, _r, args, ctx) =>
       updatePlanEntitlements(ctx.db.prisma, ctx.runtime.wallClock, { planId: String(args.planId), entitlements: args.entitlements }),
   }),
-  createGatewayAccount: t.prismaField({
-    type: "GatewayAccount",
-    description: "Create a gateway account. For sandbox, capabilities override the adapter defaults.",
-    authScopes: operator,
-    args: {
-      tenantId: t.arg.id({ required: true, description: "tn_ id." }),
-      provider: t.arg.string({ required: true, description: "Adapter key (sandbox)." }),
-      name: t.arg.string({ required: true, description: "Name unique within the tenant.", validate: name }),
-      capabilities: t.arg({ type: "JSON", required: false, description: "Partial capability record." }),
-    },
-    resolve: (_q, _r, args, ctx) =>
-      createGatewayAccount(ctx.db.prisma, { tenantId: String(args.tenantId), provider: args.provider, name: args.name, capabilities: args.capabilities }),
-  }),
   createOffer: t.prismaField({
     type: "Offer",
     description: "Create a recurring offer: price per cycle, gateway (gwa_ id or provider name) and collection methods.",
@@ -72,7 +58,7 @@ builder.mutationFields((t) => ({
       interval: t.arg({ type: BillingIntervalEnum, required: true, description: "MONTH or YEAR." }),
       priceCents: t.arg.int({ required: true, description: "Price of one cycle in cents." }),
       currency: t.arg.string({ required: true, description: "Three-letter currency, e.g. brl." }),
-      gateway: t.arg.string({ required: true, description: "gwa_ id or provider name (sandbox)." }),
+      gateway: t.arg.string({ required: true, description: "gwa_ id of the tenant, or a provider name (sandbox, stripe, ...): the tenant's default account of that provider; sandbox is made on first use." }),
       collectionMethods: t.arg({ type: [CollectionMethodEnum], required: true, description: "CARD_AUTO and/or PIX_MANUAL." }),
       trialDays: t.arg.int({ required: false, defaultValue: 0, description: "Trial length in days." }),
     },
@@ -94,7 +80,7 @@ builder.mutationFields((t) => ({
       name: t.arg.string({ required: true, description: "Display name.", validate: name }),
       unitPriceCents: t.arg.int({ required: true, description: "Price of one unit in cents." }),
       currency: t.arg.string({ required: true, description: "Three-letter currency." }),
-      gateway: t.arg.string({ required: true, description: "gwa_ id or provider name." }),
+      gateway: t.arg.string({ required: true, description: "gwa_ id of the tenant, or a provider name (sandbox, stripe, ...): the tenant's default account of that provider; sandbox is made on first use." }),
       grantDays: t.arg.int({ required: true, description: "Days of access per purchase." }),
       renewsSubscription: t.arg.boolean({ required: false, defaultValue: false, description: "Paying extends the buyer's subscription." }),
     },

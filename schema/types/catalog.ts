@@ -55,12 +55,3 @@ builder.prismaObject("Coupon", {
   }),
 });
 
-builder.prismaObject("GatewayAccount", {
-  description: "A tenant's account on a payment gateway adapter, with its capability record.",
-  fields: (t) => ({
-    id: t.exposeID("id", { description: "gwa_ id." }),
-    provider: t.exposeString("provider", { description: "Adapter key, e.g. sandbox." }),
-    name: t.exposeString("name", { description: "Name unique within the tenant." }),
-    capabilities: t.expose("capabilities", { type: "JSON", description: "Capability record of the adapter for this account." }),
-  }),
-});

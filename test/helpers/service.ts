@@ -1,5 +1,6 @@
 // One running service per test run (real HTTP on loopback), on PostgreSQL when DATABASE_URL is set,
 // else on an in-memory embedded database.
+import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createLogger } from "../../core/shared/logger.ts";
@@ -8,6 +9,11 @@ import { buildService, type Service } from "../../rest-facade/service.ts";
 import { startWebhookDelivery } from "../../jobs/webhook-delivery.job.ts";
 
 export const ADMIN_TOKEN = "adm_test_operator_token_0123456789";
+
+// Gateway accounts in tests: a fresh credentials key per run (never a committed one), and apiBaseUrl
+// allowed (the fakes' loopback addresses). Set in the environment too, for child services (main.ts).
+process.env.GATEWAY_CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
+process.env.GATEWAY_ALLOW_BASE_URL_OVERRIDE ??= "true";
 
 export interface TestService extends Service {
   baseUrl: string;
@@ -22,6 +28,7 @@ export function testService(): Promise<TestService> {
     const service = await buildService(db, createLogger(process.env.TEST_LOG_LEVEL ?? "silent"), {
       adminToken: ADMIN_TOKEN,
       publicUrl: "http://localhost",
+      allowGatewayBaseUrlOverride: true,
     });
     // Webhooks are delivered as in production (the other jobs are driven by advanceClock).
     await startWebhookDelivery(service.runtime);

@@ -66,7 +66,7 @@ describe("payment-method link on a gateway that captures a card only with a paym
   it("saves no card on its own; with an open invoice it charges it with the new card", async () => {
     const t = await newTenant();
     const { createGatewayAccount: gw } = await op(
-      `mutation($t: ID!) { createGatewayAccount(tenantId: $t, provider: "sandbox", name: "page-only", capabilities: {capturesCardOnlyOnPaymentPage: true}) { id } }`,
+      `mutation($t: ID!) { createGatewayAccount(tenantId: $t, provider: SANDBOX, name: "page-only", capabilities: {capturesCardOnlyOnPaymentPage: true}) { id } }`,
       { t: t.tenantId },
     );
     const offerId = (

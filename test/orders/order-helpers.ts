@@ -14,7 +14,7 @@ export async function oneTimeOffer(t: TestTenant, opts: { unitPriceCents?: numbe
 /** A sandbox gateway account with the given capability overrides; returns its gwa_ id. */
 export async function gatewayAccount(t: TestTenant, capabilities: Record<string, unknown>): Promise<string> {
   const data = await op(
-    `mutation($t: ID!, $c: JSON) { createGatewayAccount(tenantId: $t, provider: "sandbox", name: "custom", capabilities: $c) { id } }`,
+    `mutation($t: ID!, $c: JSON) { createGatewayAccount(tenantId: $t, provider: SANDBOX, name: "custom", capabilities: $c) { id } }`,
     { t: t.tenantId, c: capabilities },
   );
   return data.createGatewayAccount.id;

@@ -39,7 +39,7 @@ describe("operator mutations", () => {
     const { createCoupon } = await op(`mutation($t: ID!) { createCoupon(tenantId: $t, code: "OFF20", percentOff: 20, cycles: 2) { code cycles } }`, { t: t.tenantId });
     expect(createCoupon).toEqual({ code: "OFF20", cycles: 2 });
     const { createGatewayAccount } = await op(
-      `mutation($t: ID!) { createGatewayAccount(tenantId: $t, provider: "sandbox", name: "no-sum", capabilities: {sumsPartialRefunds: false, minimumChargeCents: 500}) { id capabilities } }`,
+      `mutation($t: ID!) { createGatewayAccount(tenantId: $t, provider: SANDBOX, name: "no-sum", capabilities: {sumsPartialRefunds: false, minimumChargeCents: 500}) { id capabilities } }`,
       { t: t.tenantId },
     );
     expect(createGatewayAccount.capabilities).toMatchObject({ sumsPartialRefunds: false, minimumChargeCents: 500, supportsPix: true });

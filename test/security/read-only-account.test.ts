@@ -11,7 +11,7 @@ import { newTenant, type TestTenant } from "../helpers/tenant.ts";
 const OPERATOR_ONLY = [
   "createTenant", "createApiKey", "revokeApiKey", "setTenantRateLimits", "setTenantReadOnly", "setTenantSuspended", "setRenewalsPaused",
   "createWebhookEndpoint", "rotateWebhookSecret", "createProduct", "createPlan", "updatePlanEntitlements", "createGatewayAccount",
-  "createOffer", "createOneTimeOffer", "createCoupon", "createReferralProgram", "createRenewalCampaign", "setRenewalCampaignActive",
+  "updateGatewayAccountCredentials", "setDefaultGatewayAccount", "createOffer", "createOneTimeOffer", "createCoupon", "createReferralProgram", "createRenewalCampaign", "setRenewalCampaignActive",
 ];
 /** Tenant mutations that change state: a read-only account's write key hears account_locked. */
 const LOCKED_WHEN_READ_ONLY = [
@@ -27,7 +27,7 @@ const mutationFields = schema.getMutationType()!.getFields();
 function sample(type: GraphQLInputType): unknown {
   if (isNonNullType(type)) return sample(type.ofType);
   if (isListType(type)) return [sample(type.ofType)];
-  if (isEnumType(type)) return type.getValues()[0]!.value;
+  if (isEnumType(type)) return type.getValues()[0]!.name; // the name: a variable carries the name, not the internal value
   if (isInputObjectType(type)) {
     return Object.fromEntries(Object.values(type.getFields()).filter((f) => isNonNullType(f.type)).map((f) => [f.name, sample(f.type)]));
   }

@@ -7,7 +7,7 @@ export const changePlan = (t: TestTenant, subId: string, body: unknown, key = t.
 export const cancelPlanChange = (t: TestTenant, subId: string, key = t.writeKey) => post(`/v1/subscriptions/${subId}/cancel-plan-change`, key);
 
 export async function gatewayAccount(t: TestTenant, name: string, capabilities: Record<string, unknown> = {}): Promise<string> {
-  const data = await op(`mutation($t: ID!, $n: String!, $c: JSON) { createGatewayAccount(tenantId: $t, provider: "sandbox", name: $n, capabilities: $c) { id } }`, {
+  const data = await op(`mutation($t: ID!, $n: String!, $c: JSON) { createGatewayAccount(tenantId: $t, provider: SANDBOX, name: $n, capabilities: $c) { id } }`, {
     t: t.tenantId,
     n: name,
     c: capabilities,
