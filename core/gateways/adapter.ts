@@ -2,6 +2,7 @@
 // calls are made outside database transactions and each one is logged as a gateway event row.
 import type { Capabilities } from "./capabilities.ts";
 import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
+import type { WebhookParseResult } from "./gateway-notification.ts";
 
 /** What a gateway needs to know about the tenant's account (never a secret of ours). */
 export interface GatewayAccountRef {
@@ -44,6 +45,22 @@ export interface CardInput {
 export type TokenizeResult =
   | { ok: true; token: string; brand: string; last4: string; expMonth: number; expYear: number }
   | { ok: false; code: string };
+
+/**
+ * A card already tokenized in the browser by the provider's own script (Stripe.js: a pm_ id), to be saved
+ * for later charges. Real gateways take this instead of CardInput: our server never sees a card number
+ * (PCI SAQ A). The answer is a TokenizeResult: the token our code stores, and the card's brand, last 4, expiry.
+ */
+export interface SavePaymentMethodRequest {
+  /** The provider's id of the tokenized card (Stripe: pm_…). */
+  paymentMethodId: string;
+  /** Our cus_ id: the provider's customer is found or made for it. */
+  customerRef: string;
+  email: string;
+  name: string;
+  /** A token this customer already holds at this account: its provider customer is reused. */
+  existingToken?: string | null;
+}
 
 export interface ChargeRequest {
   token: string;
@@ -138,4 +155,14 @@ export interface GatewayAdapter {
    * 4xx that the provider could not be reached). Absent: every credential is accepted (sandbox).
    */
   verifyCredentials?(candidate: GatewayCredentials, now: Date): Promise<CredentialCheck>;
+  /**
+   * Saves a card the provider's browser script tokenized (real gateways; their tokenizeCard refuses card
+   * numbers). A refusal is `{ok: false, code}`; a transport failure throws GatewayUnavailable.
+   */
+  savePaymentMethod?(account: GatewayAccountRef, req: SavePaymentMethodRequest, now: Date): Promise<TokenizeResult>;
+  /**
+   * Verifies an inbound notice over its raw body (signature, freshness) with the account's webhook secret
+   * and normalizes it (gateway-notification.ts). Never throws for a bad notice: `{ok: false, reason}`.
+   */
+  parseWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, webhookSecret: string, now: Date): WebhookParseResult;
 }
