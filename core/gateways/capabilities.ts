@@ -13,6 +13,10 @@ export type Capabilities = z.infer<typeof capabilitiesSchema>;
 
 export const ADAPTER_DEFAULTS: Record<string, Capabilities> = {
   sandbox: { sumsPartialRefunds: true, capturesCardOnlyOnPaymentPage: false, minimumChargeCents: 100, supportsPix: true, supportsCard: true },
+  // Stripe's own values: R$0.50 minimum charge for BRL (docs.stripe.com/currencies#minimum-and-maximum-charge-amounts);
+  // several partial refunds up to the charge (docs.stripe.com/refunds); a card is saved without a charge
+  // (SetupIntent, docs.stripe.com/payments/save-and-reuse); Pix for Brazilian accounts (docs.stripe.com/payments/pix).
+  stripe: { sumsPartialRefunds: true, capturesCardOnlyOnPaymentPage: false, minimumChargeCents: 50, supportsPix: true, supportsCard: true },
 };
 
 export const KNOWN_PROVIDERS = Object.keys(ADAPTER_DEFAULTS);

@@ -4,6 +4,7 @@ import { CredentialsUnavailable, type CredentialsSource, type GatewayAccountRef,
 import { capabilitiesSchema } from "./capabilities.ts";
 import { CredentialsVault } from "./credentials-vault.ts";
 import { SandboxAdapter } from "./sandbox-adapter.ts";
+import { StripeAdapter } from "./stripe-adapter.ts";
 
 export interface Gateways {
   adapter(provider: string): GatewayAdapter;
@@ -43,8 +44,12 @@ export function createGateways(prisma: PrismaClient, vault: CredentialsVault): G
     return value;
   };
   const sandbox = new SandboxAdapter(prisma);
-  // A real adapter is registered here and given `credentials`, e.g. new StripeAdapter(prisma, credentials).
-  const adapters = new Map<string, GatewayAdapter>([[sandbox.provider, sandbox]]);
+  // A real adapter is registered here and given `credentials`.
+  const stripe = new StripeAdapter(credentials);
+  const adapters = new Map<string, GatewayAdapter>([
+    [sandbox.provider, sandbox],
+    [stripe.provider, stripe],
+  ]);
   return {
     sandbox,
     vault,
