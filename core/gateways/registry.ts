@@ -26,7 +26,8 @@ const CREDENTIALS_TTL_MS = 10_000;
 export function createGateways(prisma: PrismaClient, vault: CredentialsVault): Gateways {
   const cache = new Map<string, { value: GatewayCredentials; until: number }>();
   const credentials: CredentialsSource = async (account) => {
-    const hit = cache.get(account.id);
+    const slot = `${account.tenantId}/${account.id}`;
+    const hit = cache.get(slot);
     if (hit && hit.until > Date.now()) return hit.value;
     const row = await prisma.gatewayAccount.findFirst({
       where: { id: account.id, tenantId: account.tenantId },
@@ -40,7 +41,7 @@ export function createGateways(prisma: PrismaClient, vault: CredentialsVault): G
       throw new CredentialsUnavailable((err as Error).message);
     }
     const value: GatewayCredentials = { credentials: opened, apiBaseUrl: row.apiBaseUrl };
-    cache.set(account.id, { value, until: Date.now() + CREDENTIALS_TTL_MS });
+    cache.set(slot, { value, until: Date.now() + CREDENTIALS_TTL_MS });
     return value;
   };
   const sandbox = new SandboxAdapter(prisma);
@@ -54,7 +55,9 @@ export function createGateways(prisma: PrismaClient, vault: CredentialsVault): G
     sandbox,
     vault,
     credentials,
-    forgetCredentials: (accountId) => void cache.delete(accountId),
+    forgetCredentials: (accountId) => {
+      for (const slot of cache.keys()) if (slot.endsWith(`/${accountId}`)) cache.delete(slot);
+    },
     has: (provider) => adapters.has(provider),
     adapter(provider) {
       const adapter = adapters.get(provider);
