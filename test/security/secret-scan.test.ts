@@ -1,8 +1,9 @@
 // After 1,000 checkouts (approving, declining, chargeback, timeout cards and Pix; distinctive CVCs;
 // some careless clients that send card data under other names) and a few /pay card updates, nothing
-// anywhere holds a full card number, a CVC or a clear API key: every row of every table (generic, via
-// information_schema), every event (GET /v1/events) and webhook body received, and every log line the
-// service wrote at level trace. The scanner is proven on planted data first.
+// anywhere holds a full card number, a CVC, a clear API key or a gateway credential: every row of
+// every table (generic, via information_schema), every event (GET /v1/events) and webhook body
+// received, and every log line the service wrote at level trace. The scanner is proven on planted
+// data first.
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import pino from "pino";
@@ -49,6 +50,10 @@ describe("secret scanner (planted data)", () => {
     expect(kinds("authorization: Bearer bk_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345")).toEqual(["api_key"]);
     expect(kinds(`token ${ADMIN_TOKEN}`)).toEqual(["api_key"]);
     expect(kinds("bk_live_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ")).toEqual(["api_key"]); // any clear key
+    // Gateway credentials (issue 18): any clear Stripe secret key, and the ones the run set.
+    expect(kinds('{"secretKey":"sk_live_4eC39HqLyjWDarjtT1zdp7dc"}')).toEqual(["api_key"]);
+    expect(kinds("Invalid API Key provided: rk_test_51H8xYzAbCdEfGhIjKl")).toEqual(["api_key"]);
+    expect(new SecretScanner({ cardNumbers: [CARDS.ok], cvcs: ["731"], keys: ["whsec_PlantedWebhookSecret0123456789"] }).scan("planted", "sig whsec_PlantedWebhookSecret0123456789").map((f) => f.kind)).toEqual(["api_key"]);
   });
 
   it("stays quiet on what the service legitimately stores", () => {
@@ -57,6 +62,7 @@ describe("secret scanner (planted data)", () => {
       '{"phone":"+5511987654321","doc":"52998224725","time":1795255662265,"amount_cents":4990,"http_status":200}',
       '{"copy_paste":"00020101021226520014br.gov.bcb.pix0130pix@sandbox.45jj2ndx6e.example520400005303986540515.005802BR5915SANDBOX"}',
       '{"hash":"44322f6f446ea19511ca32e12ef3e45e31d5f203e0f28229b6a0160137a4045b","hint":"bk_test_AbCd…"}',
+      '{"credential_hints":{"secretKey":"sk_live_...4242","webhookSecret":"whsec_...LaSw"},"credentials_ciphertext":"v1.1a2b3c4d.AbCdEfGhIjKlMnOp.QrStUvWxYz012345.c2tfdGVzdF9hYmNk"}',
       '{"card":{"brand":"visa","last4":"4242"},"status":"731 days"}',
       '{"idempotency_key":"fz-99-mwq92cdo-2967-1276696502","signature":"v1=c3dfb94bd9a31231a851c8ab3a45681752043576179a9da9f45e0932fb655849"}',
     ]) {
@@ -119,6 +125,26 @@ describe("secret scan after 1,000 checkouts", () => {
         )
       ).createOneTimeOffer.id as string;
       await gql(`mutation($t: ID!, $u: String!) { createWebhookEndpoint(tenantId: $t, url: $u, events: []) { id } }`, { t: tenantId, u: receiver.url });
+      // Gateway credentials (issue 18): set, replaced, listed and refused; none may surface anywhere.
+      const gatewaySecret = (prefix: string) => `${prefix}${Array.from({ length: 32 }, () => "ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz23456789"[Math.floor(Math.random() * 52)]).join("")}`;
+      const gatewaySecrets = [gatewaySecret("sk_test_"), gatewaySecret("whsec_"), gatewaySecret("sk_test_"), gatewaySecret("whsec_")];
+      const gatewayAccountId = (
+        await gql(`mutation($t: ID!, $c: JSON) { createGatewayAccount(tenantId: $t, provider: SANDBOX, name: "keys", credentials: $c) { id credentialHints } }`, {
+          t: tenantId,
+          c: { secretKey: gatewaySecrets[0], webhookSecret: gatewaySecrets[1] },
+        })
+      ).createGatewayAccount.id as string;
+      await gql(`mutation($id: ID!, $c: JSON!) { updateGatewayAccountCredentials(id: $id, credentials: $c) { credentialHints } }`, {
+        id: gatewayAccountId,
+        c: { secretKey: gatewaySecrets[2], webhookSecret: gatewaySecrets[3] },
+      });
+      await gql(`query($t: ID!) { gatewayAccounts(tenantId: $t) { id credentialHints credentialsKeyId } }`, { t: tenantId });
+      await expect(
+        gql(`mutation($t: ID!, $c: JSON) { createGatewayAccount(tenantId: $t, provider: SANDBOX, name: "bad", credentials: $c) { id } }`, {
+          t: tenantId,
+          c: { secretKey: [gatewaySecrets[2]], "bad name": gatewaySecrets[3] },
+        }),
+      ).rejects.toThrow(/invalid_argument/);
 
       // 1,000 checkouts: card outcomes, Pix, one-time orders, three encodings, spaced numbers and careless extra fields.
       const MIX = [CARDS.ok, CARDS.ok, CARDS.ok, CARDS.declined, CARDS.insufficient, CARDS.laterDeclines, CARDS.chargeback, CARDS.timeout, "pix", "order"];
@@ -200,7 +226,7 @@ describe("secret scan after 1,000 checkouts", () => {
       const secrets: Secrets = {
         cardNumbers: [...new Set([...Object.values(CARDS), PAY_CARD])],
         cvcs: CVCS,
-        keys: [t.writeKey, t.readKey, extraKey, ADMIN_TOKEN],
+        keys: [t.writeKey, t.readKey, extraKey, ADMIN_TOKEN, ...gatewaySecrets],
       };
       const scanner = new SecretScanner(secrets);
       const findings = [];

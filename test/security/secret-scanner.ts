@@ -1,6 +1,7 @@
 // Finds secrets in text: the card numbers and CVCs a test used, any card-like number (a 13-19 digit
-// run that passes Luhn and starts like a card), a CVC as a field value, and clear API keys or the
-// operator token. Used by secret-scan.test.ts on the database, events, webhook bodies and logs.
+// run that passes Luhn and starts like a card), a CVC as a field value, and clear API keys, the
+// operator token or gateway credentials. Used by secret-scan.test.ts on the database, events, webhook
+// bodies and logs.
 // Text is read as a person would: JSON escapes decoded and NFKC applied first, so a used number typed
 // with full-width digits, tabs, no-break spaces, dots, slashes or underscores is still found.
 
@@ -8,7 +9,7 @@ export interface Secrets {
   cardNumbers: string[];
   /** CVCs the run used; chosen so that they do not occur as quoted values for any other reason. */
   cvcs: string[];
-  /** Clear API keys and the operator token. */
+  /** Clear API keys, the operator token and gateway credentials (sk_..., whsec_...) the run set. */
   keys: string[];
 }
 
@@ -41,6 +42,8 @@ const CVC_KEY = /["'\[]?(?:card_?)?(?:cvc2?|cvv2?|csc|security_?code|codigo_?(?:
 const CARD_CONTEXT = /card|last_?4|exp_?(?:month|year)|brand|cart[aã]o/i;
 const CARD_LIKE = /(?<![0-9A-Za-z+])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5})(?![0-9A-Za-z])/g;
 const GENERIC_KEY = /bk_(?:live|test)_[0-9A-Za-z]{32}/;
+/** A gateway's clear secret key (Stripe sk_/rk_ live or test, issue 18); hints such as sk_test_...4242 are not. */
+const GATEWAY_KEY = /\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,}/;
 
 export class SecretScanner {
   private readonly cards: RegExp;
@@ -50,7 +53,7 @@ export class SecretScanner {
   constructor(secrets: Secrets) {
     // A used number, with or without separators between its digits.
     this.cards = new RegExp(`(?<!\\d)(?:${secrets.cardNumbers.map((n) => n.replace(/\D/g, "").split("").join("[^0-9A-Za-z]{0,3}")).join("|")})(?!\\d)`);
-    this.keys = new RegExp([...secrets.keys.map(escape), GENERIC_KEY.source].join("|"));
+    this.keys = new RegExp([...secrets.keys.map(escape), GENERIC_KEY.source, GATEWAY_KEY.source].join("|"));
     this.cvcNearCard = new RegExp(`(?:"|=)(?:${secrets.cvcs.map(escape).join("|")})(?:"|&|$)`);
   }
 

@@ -4,7 +4,10 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Writable } from "node:stream";
+import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
+import { REDACT_PATHS } from "../../../core/shared/logger.ts";
 import { credentialHint, parseApiBaseUrl, parseCredentials } from "../../../core/gateways/credential-rules.ts";
 import { credentialKey, CredentialKeyError, CredentialsVault, loadCredentialKeys } from "../../../core/gateways/credentials-vault.ts";
 
@@ -137,6 +140,26 @@ describe("credential rules", () => {
     expect(parseApiBaseUrl("https://proxy.example/stripe", true)).toBe("https://proxy.example/stripe");
     for (const bad of ["ftp://x.example", "http://u:p@x.example", "http://x.example/?a=1", "http://x.example/#f", "not a url"]) {
       expect(() => parseApiBaseUrl(bad, true)).toThrow(/apiBaseUrl must be/);
+    }
+  });
+});
+
+describe("logger", () => {
+  it("redacts gateway credentials wherever a log line carries them", () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const logger = pino({ redact: { paths: REDACT_PATHS, censor: "[redacted]" } }, sink);
+    const creds = { secretKey: SECRET, webhookSecret: `whsec_${randomBytes(12).toString("hex")}` };
+    logger.info({ credentials: creds }, "a");
+    logger.info({ input: { credentials: creds } }, "b");
+    logger.info({ req: { body: { credentials: creds } } }, "c");
+    logger.info({ candidate: { secretKey: SECRET, webhookSecret: creds.webhookSecret } }, "d");
+    logger.info({ config: { gatewayCredentialKeys: { old: [{ key: "k" }] } } }, "e");
+    expect(lines).toHaveLength(5);
+    for (const line of lines) {
+      expect(line).not.toContain(SECRET);
+      expect(line).not.toContain(creds.webhookSecret);
+      expect(line).toContain("[redacted]");
     }
   });
 });
