@@ -1,0 +1,90 @@
+// The gateway credentials key at start (issue 18): a GATEWAY_CREDENTIALS_KEY of the wrong length is
+// refused before anything starts, with a clear message and without echoing it; without the variable,
+// the embedded default makes one key in the data directory (mode 0600) and seals under it.
+import { spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { CHILD_ADMIN_TOKEN, childDataDir, freePort, startChildService } from "../../helpers/child-service.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Runs main.ts until it exits (the refusal) or prints its banner (it started). */
+async function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; started: boolean }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "billing-gw-key-"));
+  const full: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: "warn", ADMIN_TOKEN: CHILD_ADMIN_TOKEN, ...env };
+  delete full.DATABASE_URL;
+  const child = spawn(process.execPath, ["--import", "tsx", "main.ts", "--role", "api"], { cwd: ROOT, env: full, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  try {
+    return await new Promise((resolve) => {
+      const poll = setInterval(() => {
+        if (!stdout.includes("billing service (")) return;
+        clearInterval(poll);
+        child.once("exit", () => resolve({ code: null, stderr, started: true }));
+        child.kill("SIGTERM");
+      }, 100);
+      child.once("exit", (code) => {
+        clearInterval(poll);
+        resolve({ code, stderr, started: false });
+      });
+    });
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+describe("gateway credentials key at start (issue 18)", () => {
+  it.each([
+    ["GATEWAY_CREDENTIALS_KEY of 16 bytes", { GATEWAY_CREDENTIALS_KEY: randomBytes(16).toString("base64") }, /GATEWAY_CREDENTIALS_KEY must be 32 random bytes in base64 \(44 characters\); it decodes to 16 bytes/],
+    ["GATEWAY_CREDENTIALS_KEY that is no base64", { GATEWAY_CREDENTIALS_KEY: "my gateway password!" }, /GATEWAY_CREDENTIALS_KEY must be 32 random bytes/],
+    [
+      "a short GATEWAY_CREDENTIALS_OLD_KEYS entry",
+      { GATEWAY_CREDENTIALS_KEY: randomBytes(32).toString("base64"), GATEWAY_CREDENTIALS_OLD_KEYS: randomBytes(20).toString("base64") },
+      /GATEWAY_CREDENTIALS_OLD_KEYS \(entry 1\) must be 32 random bytes/,
+    ],
+  ])("%s: exits non-zero with a clear message, the key not echoed", { timeout: 120_000 }, async (_label, env, message) => {
+    const r = await start(env);
+    expect(r.started).toBe(false);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("refusing to start:");
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain("openssl rand -base64 32");
+    for (const value of Object.values(env)) expect(r.stderr).not.toContain(value);
+  });
+
+  it("without GATEWAY_CREDENTIALS_KEY the embedded default seals under a key made in the data directory (0600)", { timeout: 180_000 }, async () => {
+    const data = childDataDir("billing-gw-datadir-");
+    const child = await startChildService({ databaseUrl: "", role: "api", dataDir: data.dir, env: { GATEWAY_CREDENTIALS_KEY: "", GATEWAY_CREDENTIALS_OLD_KEYS: "" } });
+    try {
+      const file = path.join(data.dir, "gateway-credentials.key");
+      const gql = async (query: string, variables: Record<string, unknown>) =>
+        (await (
+          await fetch(`${child.baseUrl}/graphql`, {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${CHILD_ADMIN_TOKEN}` },
+            body: JSON.stringify({ query, variables }),
+          })
+        ).json()) as { data: any; errors?: unknown[] };
+      const tenant = await gql(`mutation { createTenant(name: "datadir", mode: SANDBOX) { id } }`, {});
+      const created = await gql(
+        `mutation($t: ID!) { createGatewayAccount(tenantId: $t, provider: SANDBOX, name: "keys", credentials: {secretKey: "sk_test_datadirkey0123456789abcdef"}) { credentialsKeyId } }`,
+        { t: tenant.data.createTenant.id },
+      );
+      expect(created.errors).toBeUndefined();
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      const key = Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64");
+      expect(key).toHaveLength(32);
+      expect(created.data.createGatewayAccount.credentialsKeyId).toBe(createHash("sha256").update(key).digest("hex").slice(0, 8));
+    } finally {
+      await child.stop();
+      data.remove();
+    }
+  });
+});
