@@ -1,4 +1,5 @@
 // Pure maths for the amount of the next cycle: offer price less the active coupon. Integer cents only.
+import { cents, type Cents } from "../shared/money.ts";
 
 export interface CouponTerms {
   percentOff: number | null;
@@ -8,16 +9,16 @@ export interface CouponTerms {
 }
 
 /** Discount of one cycle, rounded half up, never more than the price. */
-export function couponDiscountCents(priceCents: number, coupon: CouponTerms | null): number {
-  if (!coupon || coupon.cyclesRemaining === 0) return 0;
+export function couponDiscountCents(priceCents: Cents, coupon: CouponTerms | null): Cents {
+  if (!coupon || coupon.cyclesRemaining === 0) return cents(0);
   let discount = 0;
   if (coupon.percentOff) discount = Math.floor((priceCents * coupon.percentOff + 50) / 100);
   else if (coupon.amountOffCents) discount = coupon.amountOffCents;
-  return Math.min(priceCents, Math.max(0, discount));
+  return cents(Math.min(priceCents, Math.max(0, discount)));
 }
 
-export function nextChargeAmountCents(priceCents: number, coupon: CouponTerms | null): number {
-  return priceCents - couponDiscountCents(priceCents, coupon);
+export function nextChargeAmountCents(priceCents: Cents, coupon: CouponTerms | null): Cents {
+  return cents(priceCents - couponDiscountCents(priceCents, coupon));
 }
 
 /** A discounted cycle was paid: one cycle fewer left (null = forever stays forever). Inactive at zero. */
@@ -28,12 +29,12 @@ export function afterDiscountedCycle(cyclesRemaining: number | null): { cyclesRe
 }
 
 /** The amounts of the next `cycles` cycles for a coupon with `cyclesRemaining` left (the billing run's sequence). */
-export function chargeSchedule(priceCents: number, coupon: CouponTerms | null, cycles: number): number[] {
-  const out: number[] = [];
+export function chargeSchedule(priceCents: Cents, coupon: CouponTerms | null, cycles: number): Cents[] {
+  const out: Cents[] = [];
   let terms = coupon;
   for (let i = 0; i < cycles; i++) {
     const discount = couponDiscountCents(priceCents, terms);
-    out.push(priceCents - discount);
+    out.push(cents(priceCents - discount));
     if (terms && discount > 0) {
       const next = afterDiscountedCycle(terms.cyclesRemaining);
       terms = next.active ? { ...terms, cyclesRemaining: next.cyclesRemaining } : null;

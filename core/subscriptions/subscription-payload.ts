@@ -3,6 +3,7 @@
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { nextChargeAmountCents } from "../billing/next-charge.ts";
 import { lastPaymentPayload } from "../payments/payment-payload.ts";
+import { cents } from "../shared/money.ts";
 
 export const subscriptionPayloadInclude = {
   customer: { select: { id: true, email: true, externalId: true } },
@@ -33,7 +34,7 @@ const lower = <T extends string>(v: T) => v.toLowerCase();
 export function subscriptionListItem(s: SubscriptionForPayload) {
   const redemption = s.redemptions[0];
   // The next cycle is billed at the pending offer's price when a change is scheduled before it.
-  const nextPrice = s.pendingOffer ? s.pendingOffer.priceCents : s.offer.priceCents;
+  const nextPrice = cents(s.pendingOffer ? s.pendingOffer.priceCents : s.offer.priceCents);
   return {
     subscription_id: s.id,
     status: lower(s.status),

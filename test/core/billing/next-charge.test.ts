@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { afterDiscountedCycle, chargeSchedule, couponDiscountCents, nextChargeAmountCents } from "../../../core/billing/next-charge.ts";
+import { cents } from "../../../core/shared/money.ts";
 
 describe("next_charge_amount_cents", () => {
   it.each([
@@ -13,8 +14,8 @@ describe("next_charge_amount_cents", () => {
     [4990, { percentOff: 50, amountOffCents: null, cyclesRemaining: 0 }, 4990], // cycles used up
     [1, { percentOff: 50, amountOffCents: null, cyclesRemaining: 1 }, 0], // 0.5 rounds up to 1
   ])("price %i with %j is %i", (price, coupon, expected) => {
-    expect(nextChargeAmountCents(price, coupon)).toBe(expected);
-    expect(Number.isInteger(couponDiscountCents(price, coupon))).toBe(true);
+    expect(nextChargeAmountCents(cents(price), coupon)).toBe(expected);
+    expect(Number.isInteger(couponDiscountCents(cents(price), coupon))).toBe(true);
   });
 });
 
@@ -32,7 +33,7 @@ describe("coupon discounts over N cycles", () => {
     ["yearly 25% once", 49900, pct(25, 1), 2, [37425, 49900]],
     ["half-up on .5", 4995, pct(10, 2), 3, [4495, 4495, 4995]],
   ] as const)("%s", (_name, price, coupon, n, expected) => {
-    const schedule = chargeSchedule(price, coupon, n);
+    const schedule = chargeSchedule(cents(price), coupon, n);
     expect(schedule).toEqual(expected);
     expect(schedule.every(Number.isSafeInteger)).toBe(true);
   });
