@@ -7,6 +7,7 @@ import type { Db } from "../prisma/client.ts";
 import { createRuntime, type Runtime, type RuntimeConfig } from "../core/runtime.ts";
 import { createGraphQL, type Yoga } from "../schema/yoga.ts";
 import { createApp } from "./app.ts";
+import { gatewayWebhooksRouter } from "./gateway-webhooks.ts";
 import { checkoutRouter } from "./hosted/checkout-router.ts";
 import { demoReceiverRouter } from "./hosted/demo-receiver.ts";
 import { faviconRouter } from "./hosted/favicon.ts";
@@ -28,8 +29,8 @@ export async function buildService(
   const storeFor = opts.redisUrl ? await redisStores(opts.redisUrl) : undefined;
   // /graphql's per-key and failed-authentication counters share /v1's stores (schema/graphql-rate-limit.ts).
   const yoga = createGraphQL(runtime, { storeFor });
-  // Hosted pages and their limits (attempt-limits.ts), the demo receiver and the pages' icon.
-  const hosted = [checkoutRouter(runtime, { storeFor }), payRouter(runtime, { storeFor }), demoReceiverRouter(runtime, { storeFor }), faviconRouter()];
+  // Hosted pages and their limits (attempt-limits.ts), the demo receiver, the pages' icon and gateway webhooks (raw body).
+  const hosted = [checkoutRouter(runtime, { storeFor }), payRouter(runtime, { storeFor }), demoReceiverRouter(runtime, { storeFor }), faviconRouter(), gatewayWebhooksRouter(runtime)];
   const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: hosted });
   return { runtime, yoga, app };
 }

@@ -39,14 +39,25 @@ export interface Settlement {
 /** surplus: approved money for an invoice or order already settled or closed, or a plan change that no longer applies; refunded in full right after. */
 export type SettleResult = "paid" | FailureEffect | "already_settled" | "surplus" | "unknown";
 
-export async function settlePayment(runtime: Runtime, input: Settlement): Promise<SettleResult> {
-  return (await settlePayments(runtime, [input]))[0]!;
+/** `record`: written first in the same transaction (an inbound gateway notice's row: a replay aborts it all). */
+export interface SettleOptions {
+  record?: (tx: Tx) => Promise<void>;
 }
 
-export async function settlePayments(runtime: Runtime, list: Settlement[]): Promise<SettleResult[]> {
+export async function settlePayment(runtime: Runtime, input: Settlement, opts: SettleOptions = {}): Promise<SettleResult> {
+  return (await settlePayments(runtime, [input], opts))[0]!;
+}
+
+export async function settlePayments(runtime: Runtime, list: Settlement[], opts: SettleOptions = {}): Promise<SettleResult[]> {
   if (list.length === 0) return [];
   const wallNow = runtime.wallClock.now();
-  const results = await runtime.db.prisma.$transaction((tx) => settleInTx(tx, list, wallNow), { timeout: 60_000 });
+  const results = await runtime.db.prisma.$transaction(
+    async (tx) => {
+      await opts.record?.(tx);
+      return settleInTx(tx, list, wallNow);
+    },
+    { timeout: 60_000 },
+  );
   runtime.faults?.("after-commit");
   for (const [i, s] of list.entries()) if (results[i] === "surplus") await refundSurplusPayment(runtime, s);
   return results;

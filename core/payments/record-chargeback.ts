@@ -4,6 +4,7 @@
 // order delivered (order.refunded; its grant, or the time an early-renewal order added). With
 // nothing left to revoke (already canceled or refunded), subscription.updated asks to reread.
 import type { Runtime } from "../runtime.ts";
+import type { Tx } from "../events/record-event.ts";
 import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
 import { revokeAccess } from "../refunds/revoke-access.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
@@ -12,9 +13,14 @@ import { tryMoveStatus } from "../shared/transition.ts";
 
 const CHARGEBACK_REASON = "chargeback";
 
-export async function recordChargeback(runtime: Runtime, input: { tenantId: string; paymentId: string; now: Date }): Promise<boolean> {
+/** `record`: written first in the same transaction (an inbound gateway notice's row: a replay aborts it all). */
+export async function recordChargeback(
+  runtime: Runtime,
+  input: { tenantId: string; paymentId: string; now: Date; record?: (tx: Tx) => Promise<void> },
+): Promise<boolean> {
   const prisma = runtime.db.prisma;
   const moved = await prisma.$transaction(async (tx) => {
+    await input.record?.(tx);
     const payment = await tx.payment.findFirst({ where: { id: input.paymentId, tenantId: input.tenantId } });
     if (!payment || !canMovePayment(payment.status, "CHARGEDBACK")) return null;
     if (payment.subscriptionId) await lockSubscription(tx, input.tenantId, payment.subscriptionId);

@@ -17,10 +17,15 @@ import { moveStatus, tryMoveStatus } from "../shared/transition.ts";
 
 export type RefundState = "succeeded" | "failed" | "pending";
 
-export async function finishRefund(runtime: Runtime, input: { tenantId: string; refundId: string; result: RefundResult | null; now: Date }): Promise<RefundState> {
+/** `record`: written first in the same transaction (an inbound gateway notice's row: a replay aborts it all). */
+export async function finishRefund(
+  runtime: Runtime,
+  input: { tenantId: string; refundId: string; result: RefundResult | null; now: Date; record?: (tx: Tx) => Promise<void> },
+): Promise<RefundState> {
   const { tenantId, result, now } = input;
   if (!result) return "pending";
   return runtime.db.prisma.$transaction(async (tx): Promise<RefundState> => {
+    await input.record?.(tx);
     const head = await tx.refund.findFirstOrThrow({ where: { id: input.refundId, tenantId }, select: { paymentId: true } });
     // The subscription first (the order every subscription action locks in): payment.refunded carries
     // its payload, which must not be read while another action is changing it, and a revoking refund

@@ -22,6 +22,8 @@ export const ERROR_CATALOG = {
   missing_customer_key: { status: 400, error: "external_id or email is required", code: "missing_customer_key" },
   invalid_parameter: { status: 400, error: "invalid parameter", code: "invalid_parameter" },
   invalid_body: { status: 400, error: "the request body is not valid", code: "invalid_body" },
+  /** An inbound gateway notice refused (forged, stale, replayed, no webhook secret): changes nothing. */
+  webhook_refused: { status: 400, error: "the gateway notice was refused", code: "webhook_refused" },
   unsupported_media_type: {
     status: 415,
     error: "send application/json, application/x-www-form-urlencoded or multipart/form-data",

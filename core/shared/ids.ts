@@ -37,6 +37,7 @@ export const ID_PREFIX = {
   order: "ord",
   grant: "grt",
   gatewayEvent: "gev",
+  gatewayNotification: "gwn",
   sandboxCharge: "ch_sbx",
   event: "evt",
   webhookEndpoint: "we",

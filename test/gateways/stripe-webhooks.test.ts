@@ -1,0 +1,277 @@
+// Inbound Stripe webhooks (issue 18, item 4): POST /gateways/{gateway_account_id}/webhooks against the
+// fake Stripe (test/fakes/stripe/), signed as Stripe signs them. The state is built with the core use
+// cases and the Stripe adapter (issuePixCharge, chargeInvoice, refundPayment) on a Stripe gateway account
+// pointing at the fake, since the hosted Stripe checkout is wired elsewhere.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issuePixCharge } from "../../core/billing/issue-pix-charge.ts";
+import { chargeInvoice } from "../../core/billing/charge-invoice.ts";
+import { ensureCycleInvoice } from "../../core/billing/ensure-cycle-invoice.ts";
+import { refundPayment } from "../../core/refunds/refund-payment.ts";
+import { StripeAdapter } from "../../core/gateways/stripe-adapter.ts";
+import { accountRef } from "../../core/gateways/registry.ts";
+import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
+import { FakeStripe, startFakeStripe } from "../fakes/stripe/fake-stripe.ts";
+import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
+import { op } from "../helpers/http.ts";
+import { testService, type TestService } from "../helpers/service.ts";
+import { newTenant, type TestTenant } from "../helpers/tenant.ts";
+
+const SECRET_KEY = `sk_test_${randomBytes(24).toString("base64url").replace(/[-_]/g, "x")}`;
+const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString("base64url").replace(/[-_]/g, "x")}`;
+
+let fake: FakeStripe;
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await testService();
+  fake = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
+});
+afterAll(async () => {
+  await fake?.close();
+});
+
+interface Setup {
+  t: TestTenant;
+  accountId: string;
+  offerId: string;
+  url: string;
+}
+
+async function stripeTenant(credentials: Record<string, string> = { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET }): Promise<Setup> {
+  const t = await newTenant();
+  const { createGatewayAccount } = await op(
+    `mutation($t: ID!, $c: JSON, $u: String) { createGatewayAccount(tenantId: $t, provider: STRIPE, name: "stripe", credentials: $c, apiBaseUrl: $u) { id } }`,
+    { t: t.tenantId, c: credentials, u: fake.url },
+  );
+  const { createOffer } = await op(
+    `mutation($t: ID!, $p: ID!, $g: String!) { createOffer(tenantId: $t, planId: $p, name: "Pro Stripe", interval: MONTH, priceCents: 4990, currency: "BRL",
+       gateway: $g, collectionMethods: [CARD_AUTO, PIX_MANUAL], trialDays: 0) { id } }`,
+    { t: t.tenantId, p: t.planId, g: createGatewayAccount.id },
+  );
+  return { t, accountId: createGatewayAccount.id, offerId: createOffer.id, url: `${svc.baseUrl}/gateways/${createGatewayAccount.id}/webhooks` };
+}
+
+const prisma = () => svc.runtime.db.prisma;
+const now = () => svc.runtime.wallClock.now();
+
+/** A subscription of the Stripe offer with a card saved at the fake (token cus_|pm_), and its open December invoice. */
+async function subscriptionWithInvoice(s: Setup, card = "pm_card_visa") {
+  const customer = await makeCustomer(s.t);
+  const sub = await makeSubscription(s.t, customer.id, { offerId: s.offerId });
+  const account = await prisma().gatewayAccount.findUniqueOrThrow({ where: { id: s.accountId } });
+  const saved = await (svc.runtime.gateways.adapter("stripe") as StripeAdapter).savePaymentMethod(
+    accountRef(account),
+    { paymentMethodId: card, customerRef: customer.id, email: customer.email ?? "maria@example.com", name: "Maria Silva" },
+    now(),
+  );
+  if (!saved.ok) throw new Error(`save failed: ${saved.code}`);
+  await prisma().paymentMethod.update({ where: { id: sub.paymentMethodId! }, data: { token: saved.token, gatewayAccountId: s.accountId } });
+  const invoice = await ensureCycleInvoice(svc.runtime, { tenantId: s.t.tenantId, subscriptionId: sub.id, periodStart: sub.currentPeriodEnd!, anchorDay: 1, now: now() });
+  return { customer, sub, invoice };
+}
+
+async function post(url: string, signed: { rawBody: string; headers: Record<string, string> }) {
+  const res = await fetch(url, { method: "POST", headers: signed.headers, body: signed.rawBody });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+const eventCount = (s: Setup, type: string) => prisma().event.count({ where: { tenantId: s.t.tenantId, type } });
+const notifications = (s: Setup) => prisma().gatewayNotification.findMany({ where: { gatewayAccountId: s.accountId }, orderBy: { id: "asc" } });
+
+/** A Pix of the invoice issued at the fake through the adapter, then paid by the payer's bank. */
+async function paidPix(s: Setup) {
+  const { invoice } = await subscriptionWithInvoice(s);
+  const pix = await issuePixCharge(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, expiresAt: new Date(now().getTime() + 3_600_000), now: now() });
+  const payment = await prisma().payment.findUniqueOrThrow({ where: { id: pix.paymentId } });
+  fake.payPix(payment.gatewayChargeId);
+  const event = fake.lastEvent("payment_intent.succeeded")!;
+  expect(event.data.object.id).toBe(payment.gatewayChargeId);
+  return { invoice, payment, event };
+}
+
+describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
+  it("Pix paid: payment and invoice paid, invoice.paid once; the same event again is 400 and changes nothing", async () => {
+    const s = await stripeTenant();
+    const { invoice, payment, event } = await paidPix(s);
+    expect(payment.status).toBe("PROCESSING");
+
+    const first = await post(s.url, fake.signed(event));
+    expect(first).toMatchObject({ status: 200, body: { received: true, event_id: event.id, result: "applied" } });
+    expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PAID");
+    expect((await prisma().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status).toBe("PAID");
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+    const rows = await notifications(s);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ tenantId: s.t.tenantId, providerEventId: event.id, kind: "pix_paid", result: "applied" });
+    expect(rows[0]!.appliedAt).not.toBeNull();
+    // The summary keeps ids and amounts only: no secret.
+    expect(JSON.stringify(rows[0]!.summary)).not.toMatch(/whsec_|sk_test_/);
+
+    const events = await prisma().event.count({ where: { tenantId: s.t.tenantId } });
+    const replay = await post(s.url, fake.signed(event));
+    expect(replay.status).toBe(400);
+    expect(replay.body).toMatchObject({ code: "webhook_refused" });
+    expect(await prisma().event.count({ where: { tenantId: s.t.tenantId } })).toBe(events);
+    expect(await notifications(s)).toHaveLength(1);
+  });
+
+  it("a forged or stale signature, or none, is 400 and changes nothing", async () => {
+    const s = await stripeTenant();
+    const { payment, event } = await paidPix(s);
+    const forged = await post(s.url, fake.signed(event, { secret: `whsec_${randomBytes(16).toString("hex")}` }));
+    expect(forged).toMatchObject({ status: 400, body: { code: "webhook_refused" } });
+    const stale = await post(s.url, fake.signed(event, { timestampSeconds: Math.floor(Date.now() / 1000) - 301 }));
+    expect(stale).toMatchObject({ status: 400, body: { code: "webhook_refused" } });
+    const tampered = fake.signed(event);
+    const tamperedBody = tampered.rawBody.replace(`"${event.id}"`, `"${event.id}x"`);
+    expect((await post(s.url, { rawBody: tamperedBody, headers: tampered.headers })).status).toBe(400);
+    const unsigned = fake.signed(event);
+    delete unsigned.headers["stripe-signature"];
+    expect((await post(s.url, unsigned)).status).toBe(400);
+    expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PROCESSING");
+    expect(await eventCount(s, "invoice.paid")).toBe(0);
+    expect(await notifications(s)).toHaveLength(0);
+    // Still applied by the genuine delivery afterwards.
+    expect((await post(s.url, fake.signed(event))).status).toBe(200);
+    expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PAID");
+  });
+
+  it("an unknown account is 404; an account without a webhook secret is 400", async () => {
+    const s = await stripeTenant();
+    const event = { id: "evt_unknown_account", object: "event", type: "customer.created", created: Math.floor(Date.now() / 1000), livemode: false, data: { object: { id: "cus_x" } } };
+    expect((await post(`${svc.baseUrl}/gateways/gwa_doesnotexist000000/webhooks`, fake.signed(event))).status).toBe(404);
+    expect((await post(`${svc.baseUrl}/gateways/not-an-id/webhooks`, fake.signed(event))).status).toBe(404);
+    const noSecret = await stripeTenant({ secretKey: SECRET_KEY });
+    expect(await post(noSecret.url, fake.signed(event))).toMatchObject({ status: 400, body: { code: "webhook_refused" } });
+    // A verified notice about nothing of ours: 200, recorded as ignored.
+    expect(await post(s.url, fake.signed(event))).toMatchObject({ status: 200, body: { result: "ignored" } });
+    expect(await notifications(s)).toMatchObject([{ providerEventId: "evt_unknown_account", kind: "ignored", result: "ignored", appliedAt: null }]);
+  });
+
+  it("a notice for an unknown charge changes nothing (200, ignored)", async () => {
+    const s = await stripeTenant();
+    const { event } = await paidPix(s);
+    const other = structuredClone(event);
+    other.id = `evt_other_${randomBytes(6).toString("hex")}`;
+    other.data.object.id = "pi_not_ours";
+    other.data.object.metadata = {};
+    expect(await post(s.url, fake.signed(other))).toMatchObject({ status: 200, body: { result: "ignored" } });
+    expect(await eventCount(s, "invoice.paid")).toBe(0);
+  });
+
+  it("a card charge left unknown (500 after the charge) is settled by payment_intent.succeeded: paid once, no second charge", async () => {
+    const s = await stripeTenant();
+    const { invoice } = await subscriptionWithInvoice(s);
+    fake.failNext("500_after", { method: "POST", path: /\/v1\/payment_intents$/ });
+    expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("unknown");
+    const payment = await prisma().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    expect(payment.status).toBe("UNKNOWN");
+    expect(fake.chargesFor(payment.idempotencyKey)).toBe(1);
+    const event = fake.lastEvent("payment_intent.succeeded")!;
+    expect(event.data.object.metadata.idempotency_key).toBe(payment.idempotencyKey);
+
+    expect(await post(s.url, fake.signed(event))).toMatchObject({ status: 200, body: { result: "applied" } });
+    const paid = await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } });
+    expect(paid.status).toBe("PAID");
+    expect(paid.gatewayChargeId).toBe(event.data.object.id);
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+    // The billing run's next look at the invoice charges nothing more.
+    expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("already_settled");
+    expect(fake.chargesFor(payment.idempotencyKey)).toBe(1);
+    expect(await prisma().payment.count({ where: { invoiceId: invoice.id } })).toBe(1);
+  });
+
+  it("a lost notice is recovered by the reconcile job; the late delivery then changes nothing", async () => {
+    const s = await stripeTenant();
+    const { invoice } = await subscriptionWithInvoice(s);
+    fake.failNext("500_after", { method: "POST", path: /\/v1\/payment_intents$/ });
+    expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("unknown");
+    const payment = await prisma().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    const event = fake.lastEvent("payment_intent.succeeded")!;
+    // Reconcile looks at unknown card attempts (all providers) through adapter.fetchStatus.
+    await reconcilePayments(svc.runtime);
+    expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PAID");
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+    expect(await post(s.url, fake.signed(event))).toMatchObject({ status: 200, body: { result: "ignored" } });
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+    expect(fake.chargesFor(payment.idempotencyKey)).toBe(1);
+  });
+
+  it("a charge failed after an unknown outcome: payment_intent.payment_failed settles the decline", async () => {
+    const s = await stripeTenant();
+    const { invoice } = await subscriptionWithInvoice(s, "pm_card_chargeCustomerFail");
+    fake.failNext("500_after", { method: "POST", path: /\/v1\/payment_intents$/ });
+    expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("unknown");
+    const payment = await prisma().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    const event = fake.lastEvent("payment_intent.payment_failed")!;
+    expect(event.data.object.metadata.idempotency_key).toBe(payment.idempotencyKey);
+    expect(await post(s.url, fake.signed(event))).toMatchObject({ status: 200, body: { result: "applied" } });
+    const failed = await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } });
+    expect(failed.status).toBe("FAILED");
+    expect(failed.failureCode).not.toBe("");
+    expect(await eventCount(s, "invoice.payment_failed")).toBe(1);
+  });
+
+  it("charge.dispute.created records the chargeback", async () => {
+    const s = await stripeTenant();
+    const { payment, event } = await paidPix(s);
+    expect((await post(s.url, fake.signed(event))).status).toBe(200);
+    const dispute = {
+      id: `evt_dispute_${randomBytes(6).toString("hex")}`,
+      object: "event",
+      type: "charge.dispute.created",
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      api_version: event.api_version,
+      data: { object: { id: "dp_test_1", object: "dispute", amount: payment.amountCents, currency: "brl", reason: "fraudulent", status: "needs_response", charge: "ch_x", payment_intent: payment.gatewayChargeId } },
+    };
+    expect(await post(s.url, fake.signed(dispute))).toMatchObject({ status: 200, body: { result: "applied" } });
+    expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("CHARGEDBACK");
+    expect(await eventCount(s, "subscription.canceled")).toBe(1);
+    // Replayed: 400, no second effect.
+    expect((await post(s.url, fake.signed(dispute))).status).toBe(400);
+    expect(await eventCount(s, "subscription.canceled")).toBe(1);
+  });
+
+  it("refund.updated succeeded / failed finishes a pending refund", async () => {
+    const s = await stripeTenant();
+    // A card payment (a Pix is refunded in full only): charged off-session at the fake, paid.
+    const { invoice } = await subscriptionWithInvoice(s);
+    expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("paid");
+    const payment = await prisma().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    const ask = { tenantId: s.t.tenantId, paymentId: payment.id, reason: "pedido do cliente", revoke: "none", confirmRunway: true, now: now() };
+    /** A refund Stripe leaves pending: ours stays PENDING until a notice (or the reconcile job) finishes it. */
+    const pendingRefund = async (amountCents: number) => {
+      fake.nextRefundStatus = "pending";
+      try {
+        await refundPayment(svc.runtime, { ...ask, amountCents });
+      } finally {
+        fake.nextRefundStatus = "succeeded";
+      }
+      const ours = await prisma().refund.findFirstOrThrow({ where: { paymentId: payment.id, status: "PENDING" } });
+      const theirs = [...fake.refunds.values()].find((r) => r.metadata?.idempotency_key === ours.idempotencyKey && r.status === "pending")!;
+      expect(theirs).toBeDefined();
+      return { ours, theirs };
+    };
+
+    const first = await pendingRefund(1000);
+    fake.settleRefund(first.theirs.id, "succeeded");
+    const succeeded = fake.lastEvent("refund.updated")!;
+    expect(await post(s.url, fake.signed(succeeded))).toMatchObject({ status: 200, body: { result: "applied" } });
+    expect(await prisma().refund.findUniqueOrThrow({ where: { id: first.ours.id } })).toMatchObject({ status: "SUCCEEDED", gatewayRefundId: first.theirs.id });
+    expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).refundedAmountCents).toBe(1000);
+    expect(await eventCount(s, "payment.refunded")).toBe(1);
+
+    const second = await pendingRefund(500);
+    fake.settleRefund(second.theirs.id, "failed");
+    const failed = fake.lastEvent("refund.failed")!;
+    expect(await post(s.url, fake.signed(failed))).toMatchObject({ status: 200, body: { result: "applied" } });
+    expect(await prisma().refund.findUniqueOrThrow({ where: { id: second.ours.id } })).toMatchObject({ status: "FAILED", failureCode: "declined" });
+    const after = await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } });
+    expect(after).toMatchObject({ refundedAmountCents: 1000, refundInFlight: false, status: "PAID" });
+    expect(await eventCount(s, "payment.refunded")).toBe(1);
+    // refund.updated of the same failure, a separate event: the refund is no longer pending, ignored.
+    expect(await post(s.url, fake.signed(fake.lastEvent("refund.updated")!))).toMatchObject({ status: 200, body: { result: "ignored" } });
+  });
+});
