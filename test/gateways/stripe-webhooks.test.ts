@@ -213,6 +213,31 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
     expect(await eventCount(s, "invoice.payment_failed")).toBe(1);
   });
 
+  it("a lost Pix notice: the reconcile job asks Stripe and settles the paid Pix; the late delivery then changes nothing", async () => {
+    const s = await stripeTenant();
+    const { invoice, payment, event } = await paidPix(s);
+    // Within the in-flight window the notice gets its chance first: nothing is asked yet.
+    await reconcilePayments(svc.runtime);
+    expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PROCESSING");
+    await prisma().payment.update({ where: { id: payment.id }, data: { createdAt: new Date(now().getTime() - 5 * 60_000) } });
+    await reconcilePayments(svc.runtime);
+    expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PAID");
+    expect((await prisma().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status).toBe("PAID");
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+    expect(await post(s.url, fake.signed(event))).toMatchObject({ status: 200, body: { result: "ignored" } });
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+  });
+
+  it("an unpaid Pix at Stripe stays waiting through the reconcile job", async () => {
+    const s = await stripeTenant();
+    const { invoice } = await subscriptionWithInvoice(s);
+    const pix = await issuePixCharge(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, expiresAt: new Date(now().getTime() + 3_600_000), now: now() });
+    await prisma().payment.update({ where: { id: pix.paymentId }, data: { createdAt: new Date(now().getTime() - 5 * 60_000) } });
+    await reconcilePayments(svc.runtime);
+    expect((await prisma().payment.findUniqueOrThrow({ where: { id: pix.paymentId } })).status).toBe("PROCESSING");
+    expect(await eventCount(s, "invoice.paid")).toBe(0);
+  });
+
   it("charge.dispute.created records the chargeback", async () => {
     const s = await stripeTenant();
     const { payment, event } = await paidPix(s);
