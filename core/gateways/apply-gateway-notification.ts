@@ -120,7 +120,10 @@ export async function applyGatewayNotification(
     return done("ignored");
   } catch (err) {
     // Two deliveries of one event at once: the second's row collides and its whole effect rolls back.
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw refused("notice refused: replayed");
+    // (PGlite does not surface P2002 from inside an interactive transaction, hence the message test.)
+    if ((err as { code?: string })?.code === "P2002" || /gateway_notifications_gateway_account_id_provider_event_id_key|unique constraint/i.test(String((err as Error)?.message))) {
+      throw refused("notice refused: replayed");
+    }
     throw err;
   }
 }

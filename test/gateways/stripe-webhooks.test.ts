@@ -149,6 +149,32 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
     expect(await notifications(s)).toMatchObject([{ providerEventId: "evt_unknown_account", kind: "ignored", result: "ignored", appliedAt: null }]);
   });
 
+  it("two deliveries of one event at once: one applies, the other is 400; one row, one invoice.paid", async () => {
+    const s = await stripeTenant();
+    const { payment, event } = await paidPix(s);
+    const answers = await Promise.all([post(s.url, fake.signed(event)), post(s.url, fake.signed(event))]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PAID");
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+    expect(await notifications(s)).toHaveLength(1);
+  });
+
+  it("another account's charge posted to this account's address changes nothing", async () => {
+    const a = await stripeTenant();
+    const b = await stripeTenant(); // same webhook secret on purpose: only the account scoping protects a's payment
+    const { payment, event } = await paidPix(a);
+    expect(await post(b.url, fake.signed(event))).toMatchObject({ status: 200, body: { result: "ignored" } });
+    expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PROCESSING");
+    expect(await eventCount(a, "invoice.paid")).toBe(0);
+  });
+
+  it("a body over 256 kB is 413 and changes nothing", async () => {
+    const s = await stripeTenant();
+    const event = { id: "evt_big", object: "event", type: "customer.created", created: Math.floor(Date.now() / 1000), livemode: false, data: { object: { id: "cus_x", pad: "x".repeat(300_000) } } };
+    expect((await post(s.url, fake.signed(event))).status).toBe(413);
+    expect(await notifications(s)).toHaveLength(0);
+  });
+
   it("a notice for an unknown charge changes nothing (200, ignored)", async () => {
     const s = await stripeTenant();
     const { event } = await paidPix(s);
