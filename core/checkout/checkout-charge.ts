@@ -1,7 +1,7 @@
 // The checkout's card steps, shared by subscriptions and orders: tokenize the typed card, then the
 // first charge. A refusal names the card_number field with one generic pt-BR text (refusal-texts.ts);
 // a timeout is settled on the spot by asking the gateway, never guessed.
-import { chargeCard, fetchChargeStatus, tokenizeCard, type GatewayCallContext } from "../gateways/gateway-calls.ts";
+import { chargeCard, fetchChargeStatus, savePaymentMethod, tokenizeCard, type GatewayCallContext } from "../gateways/gateway-calls.ts";
 import { fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
 import type { SavedCard } from "./create-checkout-records.ts";
@@ -11,8 +11,11 @@ import { declineText } from "./refusal-texts.ts";
 /** A checkout Pix QR is payable for one day; unpaid, the pending subscription is canceled (an order stays pending). */
 export const CHECKOUT_PIX_TTL_MS = 86_400_000;
 
-export async function tokenize(gw: GatewayCallContext, reference: string, input: CheckoutInput): Promise<SavedCard> {
-  const result = await tokenizeCard(gw, reference, input.card!);
+/** `customerRef`: our cus_ id, under which a real gateway keeps its customer (browser-tokenized cards only). */
+export async function tokenize(gw: GatewayCallContext, reference: string, input: CheckoutInput, customerRef = reference): Promise<SavedCard> {
+  const result = input.paymentMethodId
+    ? await savePaymentMethod(gw, reference, { paymentMethodId: input.paymentMethodId, customerRef, email: input.email, name: input.name })
+    : await tokenizeCard(gw, reference, input.card!);
   if (!result.ok) throw fieldError("card_number", declineText(result.code));
   return { token: result.token, brand: result.brand, last4: result.last4, expMonth: result.expMonth, expYear: result.expYear };
 }

@@ -131,9 +131,30 @@ export function parseCardForm(body: Record<string, unknown>, now: Date): { ok: t
   }
 }
 
-/** `withQuantity`: a one-time offer, whose form carries `quantity`; a subscription ignores the field. */
-export function parseCheckoutForm(body: Record<string, unknown>, opts: { now: Date; methods: Method[]; withQuantity?: boolean }): CheckoutFormResult {
+/** A Stripe.js PaymentMethod id; anything else (a card number above all) is refused. */
+const paymentMethodId = required("informe os dados do cartão", "cartão inválido").transform(
+  must((s: string) => /^pm_[A-Za-z0-9_]{1,200}$/.test(s), "cartão inválido"),
+);
+export const CARD_DATA_NOT_ACCEPTED = "os dados do cartão não podem ser enviados a este formulário; digite-os no campo seguro do cartão";
+
+/**
+ * PCI SAQ A: for an offer at a real gateway the card is typed into the provider's own field (Stripe.js)
+ * and only its payment method id is posted. A posted card field (number, expiry, CVC) is refused before
+ * anything is read or stored, whatever the method; card_holder is a name and may come along.
+ */
+function refuseCardData(body: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(body)) {
+    if (k.startsWith("card_") && k !== "card_holder" && v !== undefined && v !== null && v !== "") throw new Refusal("card_number", CARD_DATA_NOT_ACCEPTED);
+  }
+}
+
+/**
+ * `withQuantity`: a one-time offer, whose form carries `quantity`; a subscription ignores the field.
+ * `browserCard`: the offer's gateway tokenizes in the browser: `payment_method_id` instead of card fields.
+ */
+export function parseCheckoutForm(body: Record<string, unknown>, opts: { now: Date; methods: Method[]; withQuantity?: boolean; browserCard?: boolean }): CheckoutFormResult {
   try {
+    if (opts.browserCard) refuseCardData(body);
     const value: CheckoutFields = {
       externalId: take(body, "external_id", externalId),
       name: take(body, "name", name),
@@ -147,7 +168,8 @@ export function parseCheckoutForm(body: Record<string, unknown>, opts: { now: Da
       quantity: 1,
     };
     if (opts.withQuantity) value.quantity = take(body, "quantity", quantity);
-    if (value.method === "card") value.card = readCard(body, opts.now);
+    if (value.method === "card" && opts.browserCard) value.paymentMethodId = take(body, "payment_method_id", paymentMethodId);
+    else if (value.method === "card") value.card = readCard(body, opts.now);
     value.coupon = take(body, "coupon", coupon);
     value.ref = take(body, "ref", ref);
     return { ok: true, value };

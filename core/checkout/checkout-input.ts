@@ -31,6 +31,8 @@ export interface CheckoutFields {
   method: "card" | "pix";
   /** Present exactly when method is card. */
   card: CardInput | null;
+  /** Browser-tokenized card (Stripe.js pm_ id) for offers at a real gateway: then `card` is null (PCI SAQ A). */
+  paymentMethodId?: string | null;
   coupon: string | null;
   ref: string | null;
   /** Units bought; one-time offers only (always 1 for a subscription). */

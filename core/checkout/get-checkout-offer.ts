@@ -24,6 +24,9 @@ export interface CheckoutOffer {
   renewsSubscription: boolean;
   /** Payment methods the page offers, from the offer's collection methods and the gateway's capabilities. */
   methods: ("card" | "pix")[];
+  /** The offer's gateway account: a real provider (stripe) takes the card in the browser (PCI SAQ A). */
+  gatewayAccountId: string;
+  provider: string;
 }
 
 export async function getCheckoutOffer(prisma: PrismaClient, offerId: string): Promise<CheckoutOffer> {
@@ -53,5 +56,7 @@ export async function getCheckoutOffer(prisma: PrismaClient, offerId: string): P
     grantDays: offer.grantDays ?? 0,
     renewsSubscription: offer.renewsSubscription,
     methods,
+    gatewayAccountId: offer.gatewayAccount.id,
+    provider: offer.gatewayAccount.provider,
   };
 }

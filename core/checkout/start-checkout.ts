@@ -48,7 +48,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
     coupon,
     now,
   };
-  const card = input.method === "card" ? await tokenize(gw, ids.invoiceId, input) : null;
+  const card = input.method === "card" ? await tokenize(gw, ids.invoiceId, input, existingCustomer?.id ?? ids.customerId) : null;
   const coupon1 = coupon ? { percentOff: coupon.percentOff, amountOffCents: coupon.amountOffCents, cyclesRemaining: coupon.cycles } : null;
 
   if (offer.trialDays > 0) {

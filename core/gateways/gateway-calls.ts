@@ -9,6 +9,7 @@ import type {
   PixRequest,
   PixResult,
   RefundRequest,
+  SavePaymentMethodRequest,
   StatusResult,
   TokenizeResult,
 } from "./adapter.ts";
@@ -67,6 +68,26 @@ export async function tokenizeCard(ctx: GatewayCallContext, reference: string, c
   } catch (err) {
     const { detailCode, httpStatus } = unavailableCode(err);
     await record(ctx, { ...logBase(ctx, reference), kind: "tokenize_card", outcome: "error", detailCode, httpStatus });
+    return { ok: false, code: "gateway_unavailable" };
+  }
+}
+
+/** Saves a card tokenized in the browser (Stripe.js pm_ id): the PCI SAQ A path; logged like tokenizeCard. */
+export async function savePaymentMethod(ctx: GatewayCallContext, reference: string, req: SavePaymentMethodRequest): Promise<TokenizeResult> {
+  if (!ctx.adapter.savePaymentMethod) return { ok: false, code: "invalid_payment_method" };
+  try {
+    const result = await ctx.adapter.savePaymentMethod(ctx.account, req, ctx.now);
+    await record(ctx, {
+      ...logBase(ctx, reference),
+      kind: "save_payment_method",
+      outcome: result.ok ? "approved" : "declined",
+      detailCode: result.ok ? "" : result.code,
+      httpStatus: result.ok ? 200 : 402,
+    });
+    return result;
+  } catch (err) {
+    const { detailCode, httpStatus } = unavailableCode(err);
+    await record(ctx, { ...logBase(ctx, reference), kind: "save_payment_method", outcome: "error", detailCode, httpStatus });
     return { ok: false, code: "gateway_unavailable" };
   }
 }

@@ -16,6 +16,7 @@ import { isAppError } from "../../core/shared/errors.ts";
 import { toHttp } from "../error-map.ts";
 import { bodyParsing } from "../middleware/body.ts";
 import { attemptLimits, type AttemptLimitOptions } from "./attempt-limits.ts";
+import { browserCardFor, setBrowserCardCsp, tokenizesInBrowser, type BrowserCard } from "./browser-card.ts";
 import { renderCheckoutPage } from "./checkout-page.ts";
 import { logSafely } from "./log-safely.ts";
 import { sameOriginPost } from "./same-origin-post.ts";
@@ -84,6 +85,16 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
   const r = Router();
   const prisma = runtime.db.prisma;
   r.use("/checkout", hostedPageHeaders(runtime));
+  /**
+   * A Stripe offer's page loads Stripe.js (with its CSP); without a publishable key the account cannot
+   * take cards in the browser, so the card method is not offered (Pix still is).
+   */
+  const pageCard = async (res: Response, offer: CheckoutOffer): Promise<{ offer: CheckoutOffer; browserCard: BrowserCard | null }> => {
+    const browserCard = await browserCardFor(runtime, { id: offer.gatewayAccountId, tenantId: offer.tenantId, provider: offer.provider });
+    if (browserCard) setBrowserCardCsp(res, runtime, browserCard);
+    if (!browserCard && tokenizesInBrowser(offer.provider)) return { offer: { ...offer, methods: offer.methods.filter((m) => m !== "card") }, browserCard };
+    return { offer, browserCard };
+  };
   const limits = attemptLimits(
     "checkout",
     async (req, res) => {
@@ -96,7 +107,7 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
   );
 
   r.get("/checkout/:offerId", async (req, res) => {
-    const offer = await getCheckoutOffer(prisma, req.params.offerId);
+    const { offer, browserCard } = await pageCard(res, await getCheckoutOffer(prisma, req.params.offerId));
     const query = textValues(req.query);
     const tracking = captureTracking({
       query,
@@ -104,21 +115,22 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
       url: `${runtime.config.publicUrl.replace(/\/+$/, "")}${req.originalUrl}`,
       now: clockOf(runtime, offer).now(),
     });
-    sendHostedPage(res, runtime, 200, renderCheckoutPage({ offer, values: textValues(query, PREFILL), tracking, error: null }));
+    sendHostedPage(res, runtime, 200, renderCheckoutPage({ offer, values: textValues(query, PREFILL), tracking, error: null, browserCard }));
   });
 
   r.post("/checkout/:offerId", sameOriginPost(runtime.config.publicUrl), limits, ...bodyParsing(), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const offer = offerOf(res) ?? (await getCheckoutOffer(prisma, String(req.params.offerId ?? "")));
+    const { offer, browserCard } = await pageCard(res, offerOf(res) ?? (await getCheckoutOffer(prisma, String(req.params.offerId ?? ""))));
     const now = clockOf(runtime, offer).now();
     const tracking = trackingFromForm(body, externalReferer(req, runtime.config.publicUrl), now);
     const json = wantsJson(req);
     const refuse = (status: number, field: string, error: string) =>
       json
         ? void res.status(status).set("Cache-Control", "no-store").json({ error, field })
-        : sendHostedPage(res, runtime, status, renderCheckoutPage({ offer, values: textValues(body, KEPT), tracking, error: { field, error } }));
+        : sendHostedPage(res, runtime, status, renderCheckoutPage({ offer, values: textValues(body, KEPT), tracking, error: { field, error }, browserCard }));
 
-    const form = parseCheckoutForm(body, { now, methods: offer.methods, withQuantity: offer.kind === "one_time" });
+    // Stripe offers take payment_method_id (Stripe.js) and refuse any posted card number (PCI SAQ A).
+    const form = parseCheckoutForm(body, { now, methods: offer.methods, withQuantity: offer.kind === "one_time", browserCard: tokenizesInBrowser(offer.provider) });
     if (!form.ok) return refuse(422, form.field, form.error);
     let result: CheckoutResult;
     try {

@@ -36,6 +36,7 @@ import express, { type Request, type Response } from "express";
 import { brCode } from "../../../core/gateways/pix-br-code.ts";
 import { signatureHeader } from "./signing.ts";
 import { TEST_PAYMENT_METHODS, type CardBehaviour } from "./test-payment-methods.ts";
+import { cardFrameHtml, standInScript } from "./stripe-js-stand-in.ts";
 
 type Obj = Record<string, any>;
 
@@ -114,6 +115,8 @@ export class FakeStripe {
   readonly disputes = new Map<string, Obj>();
   readonly events: Obj[] = [];
   readonly requests: RecordedRequest[] = [];
+  /** How many times the Stripe.js stand-in (/v3/) was served. */
+  scriptLoads = 0;
   readonly deliveries: { eventId: string; status: number | "error" }[] = [];
   /** Succeeded charges, by the Idempotency-Key of the request that made them. */
   readonly chargesByKey = new Map<string, number>();
@@ -279,6 +282,13 @@ export class FakeStripe {
   private app(): express.Express {
     const app = express();
     app.set("query parser", "extended");
+    // The stand-in for Stripe.js and its card frame (stripe-js-stand-in.ts); public, like js.stripe.com.
+    this.scriptLoads = 0;
+    app.get(["/v3", "/v3/"], (_req, res) => {
+      this.scriptLoads++;
+      res.type("application/javascript").set("Cache-Control", "no-store").send(standInScript());
+    });
+    app.get("/v3/card-frame.html", (_req, res) => void res.type("html").send(cardFrameHtml()));
     app.use(
       express.urlencoded({
         extended: true,

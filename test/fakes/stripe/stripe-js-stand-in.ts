@@ -1,0 +1,71 @@
+// The fake's stand-in for Stripe.js (https://js.stripe.com/v3/), served at {fake}/v3/ with its card
+// frame at {fake}/v3/card-frame.html. Only the subset the hosted checkout uses: Stripe(pk),
+// elements(), create("card"), mount(selector), createPaymentMethod({type: "card", card}) ->
+// {paymentMethod: {id}} or {error: {message}}. As with the real library, the card is typed inside
+// an iframe of the provider's origin: the page (ours) never sees the number. The frame maps Stripe's
+// documented test card numbers to their test PaymentMethods (pm_card_visa, …), which the fake's API knows.
+
+/** Stripe's test numbers -> the test PaymentMethod the fake keeps for them (test-payment-methods.ts). */
+const TEST_NUMBERS: Record<string, string> = {
+  "4242424242424242": "pm_card_visa",
+  "5555555555554444": "pm_card_mastercard",
+  "4000000000000002": "pm_card_chargeDeclined",
+  "4000000000009995": "pm_card_chargeDeclinedInsufficientFunds",
+  "4000000000000069": "pm_card_chargeDeclinedExpiredCard",
+  "4000000000000341": "pm_card_chargeCustomerFail",
+  "4000002760003184": "pm_card_authenticationRequired",
+};
+
+export function standInScript(): string {
+  return `(function () {
+  var origin = new URL(document.currentScript.src).origin;
+  function Stripe(pk) {
+    if (typeof pk !== "string" || pk.indexOf("pk_") !== 0) throw new Error("Stripe(): a publishable key (pk_…) is required");
+    var frame = null;
+    return {
+      elements: function () {
+        return {
+          create: function (type) {
+            if (type !== "card") throw new Error("stand-in: only the card element");
+            return {
+              mount: function (target) {
+                var el = typeof target === "string" ? document.querySelector(target) : target;
+                frame = document.createElement("iframe");
+                frame.name = "stripe-card-frame";
+                frame.title = "Campo seguro do cartão";
+                frame.src = origin + "/v3/card-frame.html";
+                frame.style.cssText = "width:100%;height:3rem;border:1px solid #c4cad6;border-radius:8px";
+                el.appendChild(frame);
+                el.setAttribute("data-stripe-mounted", "true");
+              },
+            };
+          },
+        };
+      },
+      createPaymentMethod: function (opts) {
+        return new Promise(function (resolve) {
+          if (!opts || opts.type !== "card" || !frame) return resolve({ error: { type: "validation_error", message: "card element not mounted" } });
+          var channel = new MessageChannel();
+          channel.port1.onmessage = function (e) { resolve(e.data); };
+          frame.contentWindow.postMessage({ type: "createPaymentMethod", pk: pk }, origin, [channel.port2]);
+        });
+      },
+    };
+  }
+  window.Stripe = Stripe;
+})();`;
+}
+
+export function cardFrameHtml(): string {
+  return `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">
+<input name="cardnumber" autocomplete="cc-number" inputmode="numeric" placeholder="1234 1234 1234 1234" style="width:100%;height:2.8rem;border:0;font:16px system-ui;padding:0 .5rem">
+<script>
+var NUMBERS = ${JSON.stringify(TEST_NUMBERS)};
+window.addEventListener("message", function (e) {
+  if (!e.data || e.data.type !== "createPaymentMethod" || !e.ports[0]) return;
+  var digits = document.querySelector("input").value.replace(/\\D/g, "");
+  var id = NUMBERS[digits];
+  e.ports[0].postMessage(id ? { paymentMethod: { id: id, object: "payment_method", type: "card" } } : { error: { type: "card_error", code: "incorrect_number", message: "Your card number is incorrect." } });
+});
+</script></body></html>`;
+}

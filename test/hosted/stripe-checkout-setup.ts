@@ -1,0 +1,31 @@
+// A tenant whose offer is at a Stripe account pointing at the fake (apiBaseUrl, allowed in tests by
+// GATEWAY_ALLOW_BASE_URL_OVERRIDE): shared by the Stripe checkout tests (HTTP and Chromium).
+import { randomBytes } from "node:crypto";
+import { op } from "../helpers/http.ts";
+import { newTenant, type TestTenant } from "../helpers/tenant.ts";
+import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
+
+const alnum = (n: number) => randomBytes(n).toString("base64url").replace(/[-_]/g, "x");
+export const SECRET_KEY = `sk_test_${alnum(24)}`;
+export const WEBHOOK_SECRET = `whsec_${alnum(24)}`;
+export const PUBLISHABLE_KEY = `pk_test_${alnum(24)}`;
+
+export interface StripeOffer {
+  t: TestTenant;
+  accountId: string;
+  offerId: string;
+}
+
+export async function stripeOffer(fake: FakeStripe, credentials: Record<string, string> = { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, publishableKey: PUBLISHABLE_KEY }): Promise<StripeOffer> {
+  const t = await newTenant();
+  const { createGatewayAccount } = await op(
+    `mutation($t: ID!, $c: JSON, $u: String) { createGatewayAccount(tenantId: $t, provider: STRIPE, name: "stripe", credentials: $c, apiBaseUrl: $u) { id } }`,
+    { t: t.tenantId, c: credentials, u: fake.url },
+  );
+  const { createOffer } = await op(
+    `mutation($t: ID!, $p: ID!, $g: String!) { createOffer(tenantId: $t, planId: $p, name: "Pro Stripe", interval: MONTH, priceCents: 4990, currency: "BRL",
+       gateway: $g, collectionMethods: [CARD_AUTO, PIX_MANUAL], trialDays: 0) { id } }`,
+    { t: t.tenantId, p: t.planId, g: createGatewayAccount.id },
+  );
+  return { t, accountId: createGatewayAccount.id, offerId: createOffer.id };
+}
