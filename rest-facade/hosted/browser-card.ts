@@ -13,7 +13,7 @@ export interface BrowserCard {
   /** pk_…: public by nature (it ships to every browser); stored with the credentials. */
   publishableKey: string;
   scriptUrl: string;
-  /** Per response: the page's one inline script carries it. */
+  /** Per response: only the page's one inline script carries it; the library is let in by its origin alone. */
   nonce: string;
   csp: { script: string[]; frame: string[]; connect: string[] };
 }

@@ -133,7 +133,7 @@ ${oneTime ? "" : field({ name: "ref", label: "Código de indicação (opcional)"
 </form>`;
   const scripts =
     bc && offer.methods.includes("card")
-      ? html`<script src="${bc.scriptUrl}" nonce="${bc.nonce}"></script><script nonce="${bc.nonce}">${new SafeHtml(browserCardScript())}</script>`
+      ? html`<script src="${bc.scriptUrl}"></script><script nonce="${bc.nonce}">${new SafeHtml(browserCardScript())}</script>`
       : "";
   return renderPage(`${offer.name} · ${oneTime ? "Compra" : "Assinatura"}`, html`${summary(offer)}${form}${scripts}`);
 }
