@@ -148,6 +148,17 @@ function refuseCardData(body: Record<string, unknown>): void {
   }
 }
 
+/** refuseCardData for callers outside this file: the refused field and text, or null. */
+export function postedCardData(body: Record<string, unknown>): { field: string; error: string } | null {
+  try {
+    refuseCardData(body);
+    return null;
+  } catch (e) {
+    if (e instanceof Refusal) return { field: e.field, error: e.error };
+    throw e;
+  }
+}
+
 /**
  * `withQuantity`: a one-time offer, whose form carries `quantity`; a subscription ignores the field.
  * `browserCard`: the offer's gateway tokenizes in the browser: `payment_method_id` instead of card fields.

@@ -6,7 +6,7 @@ export const SUBSCRIPTION_LINK_TTL_MS = 7 * 86_400_000;
 
 interface OfferWithAccount {
   collectionMethods: string[];
-  gatewayAccount: { capabilities: unknown };
+  gatewayAccount: { capabilities: unknown; provider?: string };
 }
 
 export interface OfferPayMethods {
@@ -23,6 +23,21 @@ export function offerPayMethods(offer: OfferWithAccount): OfferPayMethods {
     pix: offer.collectionMethods.includes("PIX_MANUAL") && caps.supportsPix !== false,
     capturesCardOnlyOnPaymentPage: caps.capturesCardOnlyOnPaymentPage === true,
   };
+}
+
+/**
+ * The methods a /pay page takes. A card at a gateway that tokenizes in the browser (Stripe) is typed
+ * only into the provider's own field (PCI SAQ A); until /pay loads that library, as the checkout
+ * does, /pay offers no card form for such an account (Pix still works) and refuses posted card data.
+ */
+export function payPageMethods(offer: OfferWithAccount): OfferPayMethods {
+  const methods = offerPayMethods(offer);
+  return cardTypedInBrowser(offer.gatewayAccount.provider) ? { ...methods, card: false } : methods;
+}
+
+/** Gateways whose card is tokenized by their browser library: our pages never take the number. */
+export function cardTypedInBrowser(provider: string | undefined): boolean {
+  return provider === "stripe";
 }
 
 export function linkUrl(runtime: Runtime, path: string): string {

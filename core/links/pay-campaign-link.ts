@@ -5,7 +5,7 @@
 // invoice), like a subscription renewal link.
 import type { Runtime } from "../runtime.ts";
 import { AppError } from "../shared/errors.ts";
-import { offerPayMethods } from "./link-rules.ts";
+import { payPageMethods } from "./link-rules.ts";
 import { payRenewalLink, renewalLinkBlocker, type CampaignTerms, type RenewalPayment } from "./pay-renewal-link.ts";
 import type { ResolvedPayLink } from "./resolve-pay-link.ts";
 
@@ -24,7 +24,7 @@ export async function campaignLinkState(runtime: Runtime, resolved: ResolvedPayL
   const campaign = link.campaignId ? await prisma.renewalCampaign.findFirst({ where: { id: link.campaignId, tenantId: link.tenantId } }) : null;
   if (!campaign) return { resolved, terms: null, bonus: null, planName: null, blocker: "Esta campanha não existe mais." };
   const offer = await prisma.offer.findFirstOrThrow({ where: { id: campaign.offerId, tenantId: link.tenantId }, include: { gatewayAccount: true, plan: { select: { name: true } } } });
-  const withMethods = { ...resolved, methods: offerPayMethods(offer) };
+  const withMethods = { ...resolved, methods: payPageMethods(offer) };
   const terms: CampaignTerms = { campaignId: campaign.id, offerId: offer.id, planId: offer.planId, currency: offer.currency, gatewayAccount: offer.gatewayAccount };
   const bonus = campaign.bonusCycles > 0 ? { cycles: campaign.bonusCycles, unit: campaign.bonusUnit } : null;
   const blocker = !campaign.active ? "Esta campanha foi encerrada." : await renewalLinkBlocker(runtime, resolved);

@@ -1,7 +1,8 @@
 // /pay/{token}: one page for every link kind (service-contract §3). describePayLink says what the
 // page shows; payLink handles a submission, dispatching on the link's kind. Kinds whose machinery
 // arrives with later issues answer a clear "not available" (409).
-import { parseCardForm } from "../checkout/checkout-form.ts";
+import { parseCardForm, postedCardData } from "../checkout/checkout-form.ts";
+import { cardTypedInBrowser } from "./link-rules.ts";
 import type { CardInput } from "../gateways/adapter.ts";
 import { issuePixCharge } from "../billing/issue-pix-charge.ts";
 import { RETRY_DAYS } from "../billing/periods.ts";
@@ -135,6 +136,9 @@ async function describeOrderPix(runtime: Runtime, resolved: ResolvedPayLink, vie
 export async function payLink(runtime: Runtime, input: { token: string; body: Record<string, unknown> }): Promise<PayOutcome> {
   const resolved = await resolvePayLink(runtime, input.token);
   const { link, now } = resolved;
+  // PCI SAQ A: a card at a browser-tokenizing gateway (Stripe) is never posted to us; refused unread.
+  const posted = cardTypedInBrowser(resolved.subscription?.offer.gatewayAccount.provider) ? postedCardData(input.body) : null;
+  if (posted) throw new AppError("invalid_field", { error: posted.error, extra: { field: posted.field } });
   const base = { kind: link.kind, subscriptionStatus: null, card: null, currentPeriodEnd: null, pix: null };
   switch (link.kind) {
     case "PAYMENT_METHOD": {

@@ -12,6 +12,7 @@ import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-
 import { isIn, STARTED } from "../subscriptions/transitions.ts";
 import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
 import { gatewayContext, tokenizeOnPage } from "./page-card.ts";
+import { cardTypedInBrowser } from "./link-rules.ts";
 import type { ResolvedPayLink } from "./resolve-pay-link.ts";
 import { saveCard } from "../customers/save-card.ts";
 
@@ -25,6 +26,9 @@ export interface PaymentMethodChange {
 export async function paymentMethodLinkState(runtime: Runtime, resolved: ResolvedPayLink) {
   const sub = resolved.subscription;
   if (!sub || !isIn(STARTED, sub.status)) return { usable: false as const, reason: "Esta assinatura não aceita mais troca de cartão." };
+  if (!resolved.methods.card && cardTypedInBrowser(sub.offer.gatewayAccount.provider)) {
+    return { usable: false as const, reason: "A troca de cartão por link ainda não está disponível para esta assinatura. Fale com o vendedor." };
+  }
   if (!resolved.methods.card) return { usable: false as const, reason: "Esta assinatura não aceita pagamento com cartão." };
   if (!resolved.methods.capturesCardOnlyOnPaymentPage) return { usable: true as const, openInvoice: null };
   const openInvoice = await runtime.db.prisma.invoice.findFirst({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, orderBy: { dueAt: "desc" } });

@@ -5,7 +5,7 @@ import type { Runtime } from "../runtime.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { sha256Hex } from "../shared/secrets.ts";
-import { offerPayMethods, type OfferPayMethods } from "./link-rules.ts";
+import { payPageMethods, type OfferPayMethods } from "./link-rules.ts";
 
 export async function resolvePayLink(runtime: Runtime, token: string) {
   const prisma = runtime.db.prisma;
@@ -24,7 +24,7 @@ export async function resolvePayLink(runtime: Runtime, token: string) {
     : null;
   const invoice = link.invoiceId ? await prisma.invoice.findFirst({ where: { id: link.invoiceId, tenantId: link.tenantId } }) : null;
   if (link.kind === "OPEN_INVOICE" && invoice && invoice.status !== "OPEN") throw new AppError("link_used", { error: "esta fatura já foi paga" });
-  const methods: OfferPayMethods = subscription ? offerPayMethods(subscription.offer) : { card: true, pix: false, capturesCardOnlyOnPaymentPage: false };
+  const methods: OfferPayMethods = subscription ? payPageMethods(subscription.offer) : { card: true, pix: false, capturesCardOnlyOnPaymentPage: false };
   return { link, tenant: { name: tenant.name, mode: tenant.mode }, now, subscription, invoice, methods };
 }
 
