@@ -8,6 +8,7 @@ import { createInvoiceAttempt } from "./create-invoice-attempt.ts";
 import { UNSETTLED } from "../payments/transitions.ts";
 import { reconcilePayment } from "./reconcile-payment.ts";
 import { settlePayment, type SettleResult } from "./settle-payment.ts";
+import { cents } from "../shared/money.ts";
 
 export type ChargeInvoiceResult = SettleResult | "blocked";
 
@@ -34,7 +35,7 @@ export async function chargeInvoice(runtime: Runtime, input: { tenantId: string;
   }
   const result = await chargeCard(
     { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: invoice.subscriptionId, paymentId: payment.id, now },
-    { token: method.token, amountCents: invoice.amountCents, currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId, offSession: true },
+    { token: method.token, amountCents: cents(invoice.amountCents), currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId, offSession: true },
   );
   runtime.faults?.("after-gateway-charge");
   return settlePayment(runtime, { tenantId, paymentId: payment.id, verdict: result, now });

@@ -6,6 +6,7 @@ import { accountRef } from "../gateways/registry.ts";
 import { createInvoiceAttempt } from "./create-invoice-attempt.ts";
 import { PAYMENT } from "../payments/transitions.ts";
 import { moveStatuses } from "../shared/transition.ts";
+import { cents } from "../shared/money.ts";
 
 export interface IssuedPix {
   paymentId: string;
@@ -30,7 +31,7 @@ export async function issuePixCharge(runtime: Runtime, input: { tenantId: string
   const payment = live && !live.pixCopyPaste ? live : await createInvoiceAttempt(prisma, { invoice, account, method: "PIX" });
   const pix = await createPixCharge(
     { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: invoice.subscriptionId, paymentId: payment.id, now },
-    { amountCents: invoice.amountCents, currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId, expiresAt: input.expiresAt },
+    { amountCents: cents(invoice.amountCents), currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId, expiresAt: input.expiresAt },
   );
   await prisma.payment.update({
     where: { id: payment.id },

@@ -7,6 +7,7 @@ import type { CheckoutInput } from "./checkout-input.ts";
 import type { SavedCard } from "./create-checkout-records.ts";
 import { announceCharge, dropChargeIntent } from "./checkout-charge-intent.ts";
 import { declineText } from "./refusal-texts.ts";
+import { cents } from "../shared/money.ts";
 
 /** A checkout Pix QR is payable for one day; unpaid, the pending subscription is canceled (an order stays pending). */
 export const CHECKOUT_PIX_TTL_MS = 86_400_000;
@@ -23,7 +24,7 @@ export async function tokenize(gw: GatewayCallContext, reference: string, input:
 /** The first charge, announced first (checkout-charge-intent.ts): `wallNow` dates the intent. */
 export async function chargeAtCheckout(gw: GatewayCallContext, card: SavedCard, amountCents: number, currency: string, reference: string, idempotencyKey: string, wallNow: Date) {
   await announceCharge(gw.prisma, { tenantId: gw.account.tenantId, gatewayAccountId: gw.account.id, idempotencyKey, reference, amountCents, at: wallNow });
-  let result = await chargeCard(gw, { token: card.token, amountCents, currency, idempotencyKey, reference });
+  let result = await chargeCard(gw, { token: card.token, amountCents: cents(amountCents), currency, idempotencyKey, reference });
   if (result.outcome === "unknown") {
     const status = await fetchChargeStatus(gw, reference, idempotencyKey);
     if (status?.outcome === "approved" || status?.outcome === "declined") result = { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode };

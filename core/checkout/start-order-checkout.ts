@@ -16,6 +16,7 @@ import type { CheckoutInput, CheckoutResult } from "./checkout-input.ts";
 import { upsertCheckoutCustomer } from "./create-checkout-records.ts";
 import { couponRefusal } from "./refusal-texts.ts";
 import type { CheckoutOffer } from "./get-checkout-offer.ts";
+import { cents } from "../shared/money.ts";
 
 const NO_TARGET = "nenhuma assinatura ativa deste plano para renovar com este e-mail";
 /** Money and the order's extension_seconds are 32-bit integer columns: a larger total was a 500. */
@@ -43,7 +44,7 @@ export async function startOrderCheckout(runtime: Runtime, offer: CheckoutOffer,
     paymentId: ids.paymentId,
     now,
   };
-  const amountCents = offer.priceCents * input.quantity;
+  const amountCents = cents(offer.priceCents * input.quantity);
   const idempotencyKey = `${ids.orderId}:1`;
   const records = { runtime, offer, input, existing, planId, target, ids, amountCents, idempotencyKey, account, now };
 

@@ -8,6 +8,7 @@ import { accountRef } from "../gateways/registry.ts";
 import type { Runtime } from "../runtime.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { voidKey } from "./checkout-charge-intent.ts";
+import { cents } from "../shared/money.ts";
 
 export async function voidOrphanCheckoutCharges(runtime: Runtime, opts: { tenantId?: string; limit?: number; olderThanMs?: number } = {}): Promise<{ voided: number; dropped: number }> {
   const prisma = runtime.db.prisma;
@@ -29,7 +30,7 @@ export async function voidOrphanCheckoutCharges(runtime: Runtime, opts: { tenant
     const status = await fetchChargeStatus(gw, c.reference, c.idempotency_key);
     if (!status || status.outcome === "pending") continue; // unheard: the next sweep asks again
     if (status.outcome === "approved") {
-      const refund = await refundCharge(gw, c.reference, { chargeId: status.chargeId, amountCents: c.amount_cents, idempotencyKey: voidKey(c.idempotency_key) });
+      const refund = await refundCharge(gw, c.reference, { chargeId: status.chargeId, amountCents: cents(c.amount_cents), idempotencyKey: voidKey(c.idempotency_key) });
       if (!refund) continue;
       if (refund.outcome !== "refunded") runtime.logger.error({ tenant_id: c.tenant_id, reference: c.reference, detail: refund.detailCode }, "orphan checkout charge not refunded");
       done.voided++;

@@ -1,5 +1,6 @@
 // The one gateway interface (service-contract §4). Core code talks to gateways only through it;
 // calls are made outside database transactions and each one is logged as a gateway event row.
+import type { Cents } from "../shared/money.ts";
 import type { Capabilities } from "./capabilities.ts";
 import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
 import type { WebhookParseResult } from "./gateway-notification.ts";
@@ -64,7 +65,7 @@ export interface SavePaymentMethodRequest {
 
 export interface ChargeRequest {
   token: string;
-  amountCents: number;
+  amountCents: Cents;
   currency: string;
   /** Derived from the invoice/order id and attempt number: a replay returns the first outcome. */
   idempotencyKey: string;
@@ -85,7 +86,7 @@ export interface ChargeResult {
 }
 
 export interface PixRequest {
-  amountCents: number;
+  amountCents: Cents;
   currency: string;
   idempotencyKey: string;
   reference: string;
@@ -100,7 +101,7 @@ export interface PixResult {
 
 export interface RefundRequest {
   chargeId: string;
-  amountCents: number;
+  amountCents: Cents;
   idempotencyKey: string;
 }
 

@@ -15,6 +15,7 @@ import { newId } from "../shared/ids.ts";
 import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease } from "./page-card.ts";
 import { saveCard } from "../customers/save-card.ts";
 import { UNSETTLED } from "../payments/transitions.ts";
+import { cents } from "../shared/money.ts";
 
 export interface InvoiceCardPayment {
   status: "paid";
@@ -45,7 +46,7 @@ export async function payInvoiceByCard(
     const payment = await createInvoiceAttempt(prisma, { invoice, account, method: "CARD", card: method });
     const result = await chargeCard(
       { ...gw, paymentId: payment.id },
-      { token: method.token, amountCents: invoice.amountCents, currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId },
+      { token: method.token, amountCents: cents(invoice.amountCents), currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId },
     );
     if (result.outcome !== "approved") {
       // A manual attempt is no dunning attempt: a refusal is recorded, the schedule and status stay.

@@ -12,6 +12,7 @@ import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease } from "./page-card.ts";
 import type { ResolvedPayLink } from "./resolve-pay-link.ts";
+import { cents } from "../shared/money.ts";
 
 /** Renewal-order QRs are payable while the link lives, at most one day. */
 const ORDER_PIX_TTL_MS = 86_400_000;
@@ -102,11 +103,11 @@ export async function payRenewalLink(
       prisma.link.update({ where: { id: link.id }, data: { orderId } }),
     ]);
     if (!token) {
-      const pix = await createPixCharge(gw, { amountCents, currency, idempotencyKey, reference: orderId, expiresAt: pixExpiry(now, link.expiresAt) });
+      const pix = await createPixCharge(gw, { amountCents: cents(amountCents), currency, idempotencyKey, reference: orderId, expiresAt: pixExpiry(now, link.expiresAt) });
       await prisma.payment.update({ where: { id: paymentId }, data: { gatewayChargeId: pix.chargeId, pixCopyPaste: pix.copyPaste, pixExpiresAt: pix.expiresAt } });
       return { status: "pending", pix: { paymentId, copyPaste: pix.copyPaste, expiresAt: pix.expiresAt } };
     }
-    const result = await chargeCard(gw, { token: token.token, amountCents, currency, idempotencyKey, reference: orderId });
+    const result = await chargeCard(gw, { token: token.token, amountCents: cents(amountCents), currency, idempotencyKey, reference: orderId });
     // Paid: the order and what it delivers (applyOrderPaid); refused: the payment failed, the order canceled.
     await settlePayment(runtime, { tenantId: link.tenantId, paymentId, verdict: result, now });
     if (result.outcome === "unknown") throw new AppError("conflict", { error: "não foi possível confirmar o pagamento agora; não tente de novo antes de falar com o vendedor" });

@@ -10,6 +10,7 @@ import { AppError, notFound } from "../shared/errors.ts";
 import { isId, newId } from "../shared/ids.ts";
 import { PAYMENT } from "../payments/transitions.ts";
 import { tryMoveStatus } from "../shared/transition.ts";
+import { cents } from "../shared/money.ts";
 
 /** A reopened order QR is payable for one day, like the checkout's. */
 const REOPENED_PIX_TTL_MS = 86_400_000;
@@ -51,7 +52,7 @@ async function reopenPix(runtime: Runtime, order: Order, expired: Payment, now: 
   const paymentId = newId("payment");
   const gw = { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), orderId: order.id, paymentId, now };
   const pix = await createPixCharge(gw, {
-    amountCents: order.amountCents,
+    amountCents: cents(order.amountCents),
     currency: order.currency,
     idempotencyKey,
     reference: order.id,

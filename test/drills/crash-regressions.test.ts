@@ -12,6 +12,7 @@ import { advanceClock, checkout, subscribe } from "../helpers/billing.ts";
 import { op } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
+import { cents } from "../../core/shared/money.ts";
 
 const crashOnce = (at: string) => {
   let fired = false;
@@ -79,7 +80,7 @@ describe("crash drill regressions", () => {
     const prisma = svc.runtime.db.prisma;
     const charge = await prisma.sandboxCharge.findFirstOrThrow({ where: { tenantId: t.tenantId, kind: "card" } });
     const account = await prisma.gatewayAccount.findFirstOrThrow({ where: { id: charge.gatewayAccountId } });
-    const req = { chargeId: charge.id, amountCents: charge.amountCents, idempotencyKey: `${charge.id}:refund:1` };
+    const req = { chargeId: charge.id, amountCents: cents(charge.amountCents), idempotencyKey: `${charge.id}:refund:1` };
     const now = new Date("2027-04-01T09:00:00.000Z");
     const answers = await Promise.all([1, 2, 3].map(() => svc.runtime.gateways.sandbox.refund(accountRef(account), req, now)));
     expect(new Set(answers.map((a) => `${a.outcome}:${a.refundId}`)).size).toBe(1);

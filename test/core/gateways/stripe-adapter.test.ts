@@ -13,6 +13,7 @@ import { createGateways } from "../../../core/gateways/registry.ts";
 import { parseStripeToken, StripeAdapter } from "../../../core/gateways/stripe-adapter.ts";
 import { FakeStripe, startFakeStripe } from "../../fakes/stripe/fake-stripe.ts";
 import { signatureHeader } from "../../fakes/stripe/signing.ts";
+import { cents } from "../../../core/shared/money.ts";
 
 const SECRET_KEY = `sk_test_${randomBytes(16).toString("hex")}`;
 const REVOKED_KEY = `sk_test_${randomBytes(16).toString("hex")}`;
@@ -46,7 +47,7 @@ async function savedCard(pm = "pm_card_visa", customerRef = CUSTOMER.customerRef
 
 async function charge(token: string, opts: { amountCents?: number; idempotencyKey?: string; offSession?: boolean } = {}) {
   const idempotencyKey = opts.idempotencyKey ?? key();
-  const result = await adapter.chargeToken(ACCOUNT, { token, amountCents: opts.amountCents ?? 4990, currency: "BRL", idempotencyKey, reference: idempotencyKey.split(":")[0]!, offSession: opts.offSession }, now());
+  const result = await adapter.chargeToken(ACCOUNT, { token, amountCents: cents(opts.amountCents ?? 4990), currency: "BRL", idempotencyKey, reference: idempotencyKey.split(":")[0]!, offSession: opts.offSession }, now());
   return { ...result, idempotencyKey };
 }
 
@@ -150,8 +151,8 @@ describe("Stripe adapter: charges", () => {
   it("below Stripe's minimum for BRL (R$0.50) is refused by Stripe and read as a decline", async () => {
     expect(adapter.defaults).toEqual({ sumsPartialRefunds: true, capturesCardOnlyOnPaymentPage: false, minimumChargeCents: 50, supportsPix: true, supportsCard: true });
     const token = await savedCard();
-    expect(await charge(token, { amountCents: 49 })).toMatchObject({ outcome: "declined", detailCode: "amount_too_small" });
-    expect(await charge(token, { amountCents: 50 })).toMatchObject({ outcome: "approved" });
+    expect(await charge(token, { amountCents: cents(49) })).toMatchObject({ outcome: "declined", detailCode: "amount_too_small" });
+    expect(await charge(token, { amountCents: cents(50) })).toMatchObject({ outcome: "approved" });
   });
 
   it("a token that is not ours is declined invalid_token without a call", async () => {
@@ -170,7 +171,7 @@ describe("Stripe adapter: idempotency and unknown outcomes", () => {
     expect(fake.chargesFor(first.idempotencyKey)).toBe(1);
     expect(fake.requests.filter((r) => r.idempotencyKey === first.idempotencyKey).map((r) => r.replayed)).toEqual([false, true]);
     // The same key with other parameters is Stripe's idempotency_error: unknown, never a second charge.
-    const other = await unavailable(charge(token, { offSession: true, idempotencyKey: first.idempotencyKey, amountCents: 9990 }));
+    const other = await unavailable(charge(token, { offSession: true, idempotencyKey: first.idempotencyKey, amountCents: cents(9990) }));
     expect(other.detailCode).toBe("idempotency_conflict");
     expect(fake.totalCharges).toBe(1);
   });
@@ -239,7 +240,7 @@ describe("Stripe adapter: Pix", () => {
   it("creates a Pix PaymentIntent whose copy-and-paste code is shown on our page; paid, it is approved", async () => {
     const k = key();
     const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + 86_400_000);
-    const pix = await adapter.createPixCharge(ACCOUNT, { amountCents: 4990, currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX", expiresAt }, now());
+    const pix = await adapter.createPixCharge(ACCOUNT, { amountCents: cents(4990), currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX", expiresAt }, now());
     expect(pix.chargeId).toMatch(/^pi_/);
     expect(pix.expiresAt).toEqual(expiresAt);
     expect(parseBrCode(pix.copyPaste)?.get("54")).toBe("49.90");
@@ -248,7 +249,7 @@ describe("Stripe adapter: Pix", () => {
     expect(pi.next_action.pix_display_qr_code).toMatchObject({ data: pix.copyPaste, expires_at: expiresAt.getTime() / 1000 });
     expect(await adapter.fetchStatus(ACCOUNT, k, now())).toMatchObject({ outcome: "pending", chargeId: pix.chargeId });
     // Asked again (the next pass): the same Pix.
-    expect((await adapter.createPixCharge(ACCOUNT, { amountCents: 4990, currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX", expiresAt }, now())).chargeId).toBe(pix.chargeId);
+    expect((await adapter.createPixCharge(ACCOUNT, { amountCents: cents(4990), currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX", expiresAt }, now())).chargeId).toBe(pix.chargeId);
 
     fake.payPix(pix.copyPaste);
     expect(await adapter.fetchStatus(ACCOUNT, k, now())).toEqual({ outcome: "approved", chargeId: pix.chargeId, detailCode: "" });
@@ -257,7 +258,7 @@ describe("Stripe adapter: Pix", () => {
 
   it("a Pix creation stuck on a saved 500 is recovered: the Pix Stripe made is found by its metadata", async () => {
     const k = key();
-    const req = { amountCents: 1000, currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX2", expiresAt: new Date(Date.now() + 3_600_000) };
+    const req = { amountCents: cents(1000), currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX2", expiresAt: new Date(Date.now() + 3_600_000) };
     fake.failNext("500_after", { path: /^\/v1\/payment_intents$/ });
     await unavailable(adapter.createPixCharge(ACCOUNT, req, now()));
     const made = [...fake.paymentIntents.values()];
@@ -270,7 +271,7 @@ describe("Stripe adapter: Pix", () => {
 
   it("an expired Pix reads as declined", async () => {
     const k = key();
-    const pix = await adapter.createPixCharge(ACCOUNT, { amountCents: 1000, currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX3", expiresAt: new Date(Date.now() + 3_600_000) }, now());
+    const pix = await adapter.createPixCharge(ACCOUNT, { amountCents: cents(1000), currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX3", expiresAt: new Date(Date.now() + 3_600_000) }, now());
     fake.expirePix(pix.chargeId);
     expect(await adapter.fetchStatus(ACCOUNT, k, now())).toEqual({ outcome: "declined", chargeId: pix.chargeId, detailCode: "payment_intent_payment_attempt_expired" });
   });
@@ -278,29 +279,29 @@ describe("Stripe adapter: Pix", () => {
 
 describe("Stripe adapter: refunds", () => {
   it("partial refunds sum up to the charge; a replayed key is the same refund; past the balance is declined", async () => {
-    const paid = await charge(await savedCard(), { amountCents: 10_000 });
-    const r1 = await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: 3_000, idempotencyKey: `${paid.chargeId}:refund:1` }, now());
-    const r2 = await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: 7_000, idempotencyKey: `${paid.chargeId}:refund:2` }, now());
+    const paid = await charge(await savedCard(), { amountCents: cents(10_000) });
+    const r1 = await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(3_000), idempotencyKey: `${paid.chargeId}:refund:1` }, now());
+    const r2 = await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(7_000), idempotencyKey: `${paid.chargeId}:refund:2` }, now());
     expect(r1).toMatchObject({ outcome: "refunded", detailCode: "" });
     expect(r2).toMatchObject({ outcome: "refunded", detailCode: "" });
     expect(r1.refundId).toMatch(/^re_/);
-    expect(await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: 3_000, idempotencyKey: `${paid.chargeId}:refund:1` }, now())).toEqual(r1);
-    expect(await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: 1, idempotencyKey: `${paid.chargeId}:refund:3` }, now())).toEqual({ outcome: "declined", refundId: "", detailCode: "charge_already_refunded" });
+    expect(await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(3_000), idempotencyKey: `${paid.chargeId}:refund:1` }, now())).toEqual(r1);
+    expect(await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(1), idempotencyKey: `${paid.chargeId}:refund:3` }, now())).toEqual({ outcome: "declined", refundId: "", detailCode: "charge_already_refunded" });
     expect(fake.refunds.size).toBe(2);
     expect([...fake.refunds.values()].map((r) => [r.amount, r.metadata.idempotency_key])).toEqual([
       [3_000, `${paid.chargeId}:refund:1`],
       [7_000, `${paid.chargeId}:refund:2`],
     ]);
 
-    const other = await charge(await savedCard(), { amountCents: 5_000 });
-    expect(await adapter.refund(ACCOUNT, { chargeId: other.chargeId, amountCents: 6_000, idempotencyKey: `${other.chargeId}:refund:1` }, now())).toMatchObject({ outcome: "declined", detailCode: "amount_too_large" });
-    expect(await adapter.refund(ACCOUNT, { chargeId: other.chargeId, amountCents: 5_000, idempotencyKey: `${other.chargeId}:refund:2` }, now())).toMatchObject({ outcome: "refunded" });
+    const other = await charge(await savedCard(), { amountCents: cents(5_000) });
+    expect(await adapter.refund(ACCOUNT, { chargeId: other.chargeId, amountCents: cents(6_000), idempotencyKey: `${other.chargeId}:refund:1` }, now())).toMatchObject({ outcome: "declined", detailCode: "amount_too_large" });
+    expect(await adapter.refund(ACCOUNT, { chargeId: other.chargeId, amountCents: cents(5_000), idempotencyKey: `${other.chargeId}:refund:2` }, now())).toMatchObject({ outcome: "refunded" });
   });
 
   it("a pending refund is unknown until Stripe settles it; asked again with its key, it is the same refund", async () => {
-    const paid = await charge(await savedCard(), { amountCents: 2_000 });
+    const paid = await charge(await savedCard(), { amountCents: cents(2_000) });
     fake.nextRefundStatus = "pending";
-    const req = { chargeId: paid.chargeId, amountCents: 2_000, idempotencyKey: `${paid.chargeId}:refund:1` };
+    const req = { chargeId: paid.chargeId, amountCents: cents(2_000), idempotencyKey: `${paid.chargeId}:refund:1` };
     expect((await unavailable(adapter.refund(ACCOUNT, req, now()))).detailCode).toBe("refund_pending");
     const [pending] = [...fake.refunds.values()];
     fake.settleRefund(pending!.id, "succeeded");
@@ -309,8 +310,8 @@ describe("Stripe adapter: refunds", () => {
   });
 
   it("a refund retried after Stripe pruned its key (24 h) is found by its metadata, not made twice", async () => {
-    const paid = await charge(await savedCard(), { amountCents: 2_000 });
-    const req = { chargeId: paid.chargeId, amountCents: 800, idempotencyKey: `${paid.chargeId}:refund:1` };
+    const paid = await charge(await savedCard(), { amountCents: cents(2_000) });
+    const req = { chargeId: paid.chargeId, amountCents: cents(800), idempotencyKey: `${paid.chargeId}:refund:1` };
     const first = await adapter.refund(ACCOUNT, req, now());
     fake.pruneIdempotencyKeys();
     expect(await adapter.refund(ACCOUNT, req, now())).toEqual(first);
@@ -318,8 +319,8 @@ describe("Stripe adapter: refunds", () => {
   });
 
   it("a refund lost in a timeout happened once: the retry finds it", async () => {
-    const paid = await charge(await savedCard(), { amountCents: 2_000 });
-    const req = { chargeId: paid.chargeId, amountCents: 500, idempotencyKey: `${paid.chargeId}:refund:1` };
+    const paid = await charge(await savedCard(), { amountCents: cents(2_000) });
+    const req = { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:1` };
     fake.failNext("hang", { path: /^\/v1\/refunds$/ });
     expect((await unavailable(adapter.refund(ACCOUNT, req, now()))).detailCode).toBe("timeout");
     expect(await adapter.refund(ACCOUNT, req, now())).toMatchObject({ outcome: "refunded" });
@@ -332,7 +333,7 @@ describe("Stripe adapter: webhooks (Stripe-Signature, 300 s)", () => {
 
   it("verifies a signed notice and normalizes it: Pix paid, charge succeeded or failed, refund, dispute, ignored", async () => {
     const pixKey = key();
-    const pix = await adapter.createPixCharge(ACCOUNT, { amountCents: 4990, currency: "BRL", idempotencyKey: pixKey, reference: "inv_01JHOOK", expiresAt: new Date(Date.now() + 3_600_000) }, now());
+    const pix = await adapter.createPixCharge(ACCOUNT, { amountCents: cents(4990), currency: "BRL", idempotencyKey: pixKey, reference: "inv_01JHOOK", expiresAt: new Date(Date.now() + 3_600_000) }, now());
     fake.payPix(pix.chargeId);
     const paid = fake.lastEvent("payment_intent.succeeded")!;
     const signed = fake.signed(paid);
@@ -346,32 +347,32 @@ describe("Stripe adapter: webhooks (Stripe-Signature, 300 s)", () => {
         objectId: "",
         idempotencyKey: pixKey,
         reference: "inv_01JHOOK",
-        amountCents: 4990,
+        amountCents: cents(4990),
         detailCode: "",
         occurredAt: new Date(paid.created * 1000),
         livemode: false,
       },
     });
 
-    const card = await charge(await savedCard(), { amountCents: 3000 });
+    const card = await charge(await savedCard(), { amountCents: cents(3000) });
     const notice = (type: string) => {
       const s = fake.signed(fake.lastEvent(type)!);
       const parsed = parse(s.rawBody, s.headers);
       if (!parsed.ok) throw new Error(parsed.reason);
       return parsed.notification;
     };
-    expect(notice("payment_intent.succeeded")).toMatchObject({ kind: "charge_succeeded", chargeId: card.chargeId, idempotencyKey: card.idempotencyKey, amountCents: 3000 });
+    expect(notice("payment_intent.succeeded")).toMatchObject({ kind: "charge_succeeded", chargeId: card.chargeId, idempotencyKey: card.idempotencyKey, amountCents: cents(3000) });
     expect(notice("setup_intent.succeeded")).toMatchObject({ kind: "ignored", chargeId: "" });
 
     await charge(await savedCard("pm_card_chargeCustomerFail"), { offSession: true });
-    expect(notice("payment_intent.payment_failed")).toMatchObject({ kind: "charge_failed", detailCode: "generic_decline", amountCents: 4990 });
+    expect(notice("payment_intent.payment_failed")).toMatchObject({ kind: "charge_failed", detailCode: "generic_decline", amountCents: cents(4990) });
 
-    const refund = await adapter.refund(ACCOUNT, { chargeId: card.chargeId, amountCents: 1000, idempotencyKey: `${card.chargeId}:refund:1` }, now());
-    expect(notice("refund.created")).toMatchObject({ kind: "refund_succeeded", chargeId: card.chargeId, objectId: refund.refundId, idempotencyKey: `${card.chargeId}:refund:1`, amountCents: 1000 });
+    const refund = await adapter.refund(ACCOUNT, { chargeId: card.chargeId, amountCents: cents(1000), idempotencyKey: `${card.chargeId}:refund:1` }, now());
+    expect(notice("refund.created")).toMatchObject({ kind: "refund_succeeded", chargeId: card.chargeId, objectId: refund.refundId, idempotencyKey: `${card.chargeId}:refund:1`, amountCents: cents(1000) });
 
     const disputed = await charge(await savedCard("pm_card_createDispute"), { offSession: true });
     expect(disputed.outcome).toBe("approved");
-    expect(notice("charge.dispute.created")).toMatchObject({ kind: "dispute_opened", chargeId: disputed.chargeId, amountCents: 4990, detailCode: "fraudulent" });
+    expect(notice("charge.dispute.created")).toMatchObject({ kind: "dispute_opened", chargeId: disputed.chargeId, amountCents: cents(4990), detailCode: "fraudulent" });
   });
 
   it("refuses a forged, tampered, stale, future-dated, unsigned or malformed notice", async () => {
