@@ -54,12 +54,13 @@ function unavailableCode(err: unknown): { detailCode: string; httpStatus: number
   return { detailCode: "gateway_error", httpStatus: 502 };
 }
 
-export async function tokenizeCard(ctx: GatewayCallContext, reference: string, card: CardInput): Promise<TokenizeResult> {
+/** A card verification (tokenize, or save a browser-tokenized one), written as a gateway event either way. */
+async function cardCall(ctx: GatewayCallContext, reference: string, kind: "tokenize_card" | "save_payment_method", call: () => Promise<TokenizeResult>): Promise<TokenizeResult> {
   try {
-    const result = await ctx.adapter.tokenizeCard(ctx.account, card, ctx.now);
+    const result = await call();
     await record(ctx, {
       ...logBase(ctx, reference),
-      kind: "tokenize_card",
+      kind,
       outcome: result.ok ? "approved" : "declined",
       detailCode: result.ok ? "" : result.code,
       httpStatus: result.ok ? 200 : 402,
@@ -67,29 +68,20 @@ export async function tokenizeCard(ctx: GatewayCallContext, reference: string, c
     return result;
   } catch (err) {
     const { detailCode, httpStatus } = unavailableCode(err);
-    await record(ctx, { ...logBase(ctx, reference), kind: "tokenize_card", outcome: "error", detailCode, httpStatus });
+    await record(ctx, { ...logBase(ctx, reference), kind, outcome: "error", detailCode, httpStatus });
     return { ok: false, code: "gateway_unavailable" };
   }
 }
 
+export function tokenizeCard(ctx: GatewayCallContext, reference: string, card: CardInput): Promise<TokenizeResult> {
+  return cardCall(ctx, reference, "tokenize_card", () => ctx.adapter.tokenizeCard(ctx.account, card, ctx.now));
+}
+
 /** Saves a card tokenized in the browser (Stripe.js pm_ id): the PCI SAQ A path; logged like tokenizeCard. */
 export async function savePaymentMethod(ctx: GatewayCallContext, reference: string, req: SavePaymentMethodRequest): Promise<TokenizeResult> {
-  if (!ctx.adapter.savePaymentMethod) return { ok: false, code: "invalid_payment_method" };
-  try {
-    const result = await ctx.adapter.savePaymentMethod(ctx.account, req, ctx.now);
-    await record(ctx, {
-      ...logBase(ctx, reference),
-      kind: "save_payment_method",
-      outcome: result.ok ? "approved" : "declined",
-      detailCode: result.ok ? "" : result.code,
-      httpStatus: result.ok ? 200 : 402,
-    });
-    return result;
-  } catch (err) {
-    const { detailCode, httpStatus } = unavailableCode(err);
-    await record(ctx, { ...logBase(ctx, reference), kind: "save_payment_method", outcome: "error", detailCode, httpStatus });
-    return { ok: false, code: "gateway_unavailable" };
-  }
+  const save = ctx.adapter.savePaymentMethod?.bind(ctx.adapter);
+  if (!save) return { ok: false, code: "invalid_payment_method" };
+  return cardCall(ctx, reference, "save_payment_method", () => save(ctx.account, req, ctx.now));
 }
 
 export async function chargeCard(ctx: GatewayCallContext, req: ChargeRequest): Promise<ChargeOutcome> {

@@ -2,6 +2,7 @@
 import type { GatewayAccount, PrismaClient } from "../../generated/prisma/client.ts";
 import { CredentialsUnavailable, type CredentialsSource, type GatewayAccountRef, type GatewayAdapter, type GatewayCredentials } from "./adapter.ts";
 import { capabilitiesSchema } from "./capabilities.ts";
+import { wallClock, type Clock } from "../shared/clock.ts";
 import { CredentialsVault } from "./credentials-vault.ts";
 import { SandboxAdapter } from "./sandbox-adapter.ts";
 import { StripeAdapter } from "./stripe-adapter.ts";
@@ -23,12 +24,13 @@ export interface Gateways {
 /** Decrypted credentials are kept this long per account, so a batch of renewals reads the row once. */
 const CREDENTIALS_TTL_MS = 10_000;
 
-export function createGateways(prisma: PrismaClient, vault: CredentialsVault): Gateways {
+/** `clock`: the transport clock of the cache (a wall-clock TTL, like rate limits, never a tenant's clock). */
+export function createGateways(prisma: PrismaClient, vault: CredentialsVault, clock: Clock = wallClock): Gateways {
   const cache = new Map<string, { value: GatewayCredentials; until: number }>();
   const credentials: CredentialsSource = async (account) => {
     const slot = `${account.tenantId}/${account.id}`;
     const hit = cache.get(slot);
-    if (hit && hit.until > Date.now()) return hit.value;
+    if (hit && hit.until > clock.now().getTime()) return hit.value;
     const row = await prisma.gatewayAccount.findFirst({
       where: { id: account.id, tenantId: account.tenantId },
       select: { credentialsCiphertext: true, apiBaseUrl: true },
@@ -41,7 +43,7 @@ export function createGateways(prisma: PrismaClient, vault: CredentialsVault): G
       throw new CredentialsUnavailable((err as Error).message);
     }
     const value: GatewayCredentials = { credentials: opened, apiBaseUrl: row.apiBaseUrl };
-    cache.set(slot, { value, until: Date.now() + CREDENTIALS_TTL_MS });
+    cache.set(slot, { value, until: clock.now().getTime() + CREDENTIALS_TTL_MS });
     return value;
   };
   const sandbox = new SandboxAdapter(prisma);
