@@ -13,12 +13,10 @@ import { accountRef } from "../../core/gateways/registry.ts";
 import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
 import { FakeStripe, startFakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
-import { op } from "../helpers/http.ts";
 import { testService, type TestService } from "../helpers/service.ts";
-import { newTenant, type TestTenant } from "../helpers/tenant.ts";
+import { SECRET_KEY, stripeOffer, WEBHOOK_SECRET } from "../helpers/stripe.ts";
+import type { TestTenant } from "../helpers/tenant.ts";
 
-const SECRET_KEY = `sk_test_${randomBytes(24).toString("base64url").replace(/[-_]/g, "x")}`;
-const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString("base64url").replace(/[-_]/g, "x")}`;
 
 let fake: FakeStripe;
 let svc: TestService;
@@ -39,17 +37,8 @@ interface Setup {
 }
 
 async function stripeTenant(credentials: Record<string, string> = { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET }): Promise<Setup> {
-  const t = await newTenant();
-  const { createGatewayAccount } = await op(
-    `mutation($t: ID!, $c: JSON, $u: String) { createGatewayAccount(tenantId: $t, provider: STRIPE, name: "stripe", credentials: $c, apiBaseUrl: $u) { id } }`,
-    { t: t.tenantId, c: credentials, u: fake.url },
-  );
-  const { createOffer } = await op(
-    `mutation($t: ID!, $p: ID!, $g: String!) { createOffer(tenantId: $t, planId: $p, name: "Pro Stripe", interval: MONTH, priceCents: 4990, currency: "BRL",
-       gateway: $g, collectionMethods: [CARD_AUTO, PIX_MANUAL], trialDays: 0) { id } }`,
-    { t: t.tenantId, p: t.planId, g: createGatewayAccount.id },
-  );
-  return { t, accountId: createGatewayAccount.id, offerId: createOffer.id, url: `${svc.baseUrl}/gateways/${createGatewayAccount.id}/webhooks` };
+  const offer = await stripeOffer(fake, credentials);
+  return { ...offer, url: `${svc.baseUrl}/gateways/${offer.accountId}/webhooks` };
 }
 
 const prisma = () => svc.runtime.db.prisma;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { hasChromium, useBrowser } from "../helpers/browser.ts";
 import { testService, type TestService } from "../helpers/service.ts";
-import { SECRET_KEY, WEBHOOK_SECRET, stripeOffer } from "./stripe-checkout-setup.ts";
+import { SECRET_KEY, WEBHOOK_SECRET, stripeOffer } from "../helpers/stripe.ts";
 
 let fake: FakeStripe;
 let svc: TestService;

@@ -6,7 +6,7 @@ import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe.ts
 import { call } from "../helpers/http.ts";
 import { testService, type TestService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
-import { PUBLISHABLE_KEY, SECRET_KEY, WEBHOOK_SECRET, stripeOffer } from "./stripe-checkout-setup.ts";
+import { PUBLISHABLE_KEY, SECRET_KEY, WEBHOOK_SECRET, stripeOffer } from "../helpers/stripe.ts";
 
 const JSON_ACCEPT = { accept: "application/json" };
 const BUYER = { name: "Maria Silva", phone: "11987654321", doc: "52998224725" };

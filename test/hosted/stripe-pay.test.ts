@@ -6,7 +6,7 @@ import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe.ts
 import { call, post } from "../helpers/http.ts";
 import { testService, type TestService } from "../helpers/service.ts";
 import { CARD, payJson, payPage, tokenOf } from "../links/pay-helpers.ts";
-import { SECRET_KEY, WEBHOOK_SECRET, stripeOffer, type StripeOffer } from "./stripe-checkout-setup.ts";
+import { SECRET_KEY, WEBHOOK_SECRET, stripeOffer, type StripeOffer } from "../helpers/stripe.ts";
 
 let fake: FakeStripe;
 let svc: TestService;

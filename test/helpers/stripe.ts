@@ -1,8 +1,8 @@
 // A tenant whose offer is at a Stripe account pointing at the fake (apiBaseUrl, allowed in tests by
-// GATEWAY_ALLOW_BASE_URL_OVERRIDE): shared by the Stripe checkout tests (HTTP and Chromium).
+// GATEWAY_ALLOW_BASE_URL_OVERRIDE): shared by the Stripe checkout, /pay and inbound-webhook tests.
 import { randomBytes } from "node:crypto";
-import { op } from "../helpers/http.ts";
-import { newTenant, type TestTenant } from "../helpers/tenant.ts";
+import { op } from "./http.ts";
+import { newTenant, type TestTenant } from "./tenant.ts";
 import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 
 const alnum = (n: number) => randomBytes(n).toString("base64url").replace(/[-_]/g, "x");
