@@ -134,3 +134,34 @@ export async function startChildService(opts: ChildOptions): Promise<ChildServic
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Runs `main.ts --role api` on an embedded database of its own until it exits (a refusal at start) or
+ * prints its banner (it started; then it is stopped). ADMIN_TOKEN defaults to the child token.
+ */
+export async function startMainUntilBanner(env: Record<string, string>): Promise<{ code: number | null; stderr: string; started: boolean }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "billing-start-"));
+  const full: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: "warn", ADMIN_TOKEN: CHILD_ADMIN_TOKEN, ...env };
+  delete full.DATABASE_URL;
+  const child = spawn(process.execPath, ["--import", "tsx", "main.ts", "--role", "api"], { cwd: ROOT, env: full, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  try {
+    return await new Promise((resolve) => {
+      const poll = setInterval(() => {
+        if (!stdout.includes("billing service (")) return;
+        clearInterval(poll);
+        child.once("exit", () => resolve({ code: null, stderr, started: true }));
+        child.kill("SIGTERM");
+      }, 100);
+      child.once("exit", (code) => {
+        clearInterval(poll);
+        resolve({ code, stderr, started: false });
+      });
+    });
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,43 +1,8 @@
 // Issue 16 finding 2: a weak ADMIN_TOKEN (under 32 characters, or low entropy) is refused at start
 // with a clear message on stderr and a non-zero exit; a strong one starts. `main.ts` is spawned as
 // `npm start` runs it.
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { freePort, startChildService } from "../helpers/child-service.ts";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-
-/** Runs main.ts with ADMIN_TOKEN until it exits or prints its banner (it started: the old behaviour). */
-async function start(adminToken: string): Promise<{ code: number | null; stderr: string; started: boolean }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "billing-admin-token-"));
-  const env: NodeJS.ProcessEnv = { ...process.env, ADMIN_TOKEN: adminToken, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: "warn" };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ["--import", "tsx", "main.ts", "--role", "api"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  try {
-    return await new Promise((resolve) => {
-      const poll = setInterval(() => {
-        if (!stdout.includes("billing service (")) return;
-        clearInterval(poll);
-        child.once("exit", () => resolve({ code: null, stderr, started: true }));
-        child.kill("SIGTERM");
-      }, 100);
-      child.once("exit", (code) => {
-        clearInterval(poll);
-        resolve({ code, stderr, started: false });
-      });
-    });
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
+import { startChildService, startMainUntilBanner } from "../helpers/child-service.ts";
 
 describe("weak ADMIN_TOKEN refused at start (issue 16, finding 2)", () => {
   it.each([
@@ -47,7 +12,7 @@ describe("weak ADMIN_TOKEN refused at start (issue 16, finding 2)", () => {
     ["a repeated block", "0123456789abcdef".repeat(2), /repeats a block of 16 characters/],
     ["a run of consecutive characters", "abcdefghijklmnopqrstuvwxyz0123456789", /mostly a run of consecutive characters/],
   ])("%s: exits non-zero with a clear message on stderr", { timeout: 120_000 }, async (_label, token, reason) => {
-    const r = await start(token);
+    const r = await startMainUntilBanner({ ADMIN_TOKEN: token });
     expect(r.started).toBe(false);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("refusing to start: ADMIN_TOKEN is too weak");

@@ -1,44 +1,11 @@
 // The gateway credentials key at start (issue 18): a GATEWAY_CREDENTIALS_KEY of the wrong length is
 // refused before anything starts, with a clear message and without echoing it; without the variable,
 // the embedded default makes one key in the data directory (mode 0600) and seals under it.
-import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CHILD_ADMIN_TOKEN, childDataDir, freePort, startChildService } from "../../helpers/child-service.ts";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-
-/** Runs main.ts until it exits (the refusal) or prints its banner (it started). */
-async function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; started: boolean }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "billing-gw-key-"));
-  const full: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: "warn", ADMIN_TOKEN: CHILD_ADMIN_TOKEN, ...env };
-  delete full.DATABASE_URL;
-  const child = spawn(process.execPath, ["--import", "tsx", "main.ts", "--role", "api"], { cwd: ROOT, env: full, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  try {
-    return await new Promise((resolve) => {
-      const poll = setInterval(() => {
-        if (!stdout.includes("billing service (")) return;
-        clearInterval(poll);
-        child.once("exit", () => resolve({ code: null, stderr, started: true }));
-        child.kill("SIGTERM");
-      }, 100);
-      child.once("exit", (code) => {
-        clearInterval(poll);
-        resolve({ code, stderr, started: false });
-      });
-    });
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
+import { CHILD_ADMIN_TOKEN, childDataDir, startChildService, startMainUntilBanner } from "../../helpers/child-service.ts";
 
 describe("gateway credentials key at start (issue 18)", () => {
   it.each([
@@ -50,7 +17,7 @@ describe("gateway credentials key at start (issue 18)", () => {
       /GATEWAY_CREDENTIALS_OLD_KEYS \(entry 1\) must be 32 random bytes/,
     ],
   ])("%s: exits non-zero with a clear message, the key not echoed", { timeout: 120_000 }, async (_label, env, message) => {
-    const r = await start(env);
+    const r = await startMainUntilBanner(env);
     expect(r.started).toBe(false);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("refusing to start:");
