@@ -13,21 +13,16 @@ import { accountRef } from "../../core/gateways/registry.ts";
 import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
 import { FakeStripe, startFakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
-import { testService, type TestService } from "../helpers/service.ts";
-import { SECRET_KEY, stripeOffer, WEBHOOK_SECRET } from "../helpers/stripe.ts";
+import type { TestService } from "../helpers/service.ts";
+import { SECRET_KEY, startStripeTestbed, stripeOffer, WEBHOOK_SECRET } from "../helpers/stripe.ts";
 import type { TestTenant } from "../helpers/tenant.ts";
 
 
 let fake: FakeStripe;
 let svc: TestService;
 
-beforeAll(async () => {
-  svc = await testService();
-  fake = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-});
-afterAll(async () => {
-  await fake?.close();
-});
+beforeAll(async () => void ({ fake, svc } = await startStripeTestbed()));
+afterAll(() => fake?.close());
 
 interface Setup {
   t: TestTenant;

@@ -3,7 +3,8 @@
 import { randomBytes } from "node:crypto";
 import { op } from "./http.ts";
 import { newTenant, type TestTenant } from "./tenant.ts";
-import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
+import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe.ts";
+import { testService, type TestService } from "./service.ts";
 
 const alnum = (n: number) => randomBytes(n).toString("base64url").replace(/[-_]/g, "x");
 export const SECRET_KEY = `sk_test_${alnum(24)}`;
@@ -28,4 +29,10 @@ export async function stripeOffer(fake: FakeStripe, credentials: Record<string, 
     { t: t.tenantId, p: t.planId, g: createGatewayAccount.id },
   );
   return { t, accountId: createGatewayAccount.id, offerId: createOffer.id };
+}
+
+/** The shared test service and a fake Stripe accepting this file's keys (close the fake in afterAll). */
+export async function startStripeTestbed(): Promise<{ fake: FakeStripe; svc: TestService }> {
+  const svc = await testService();
+  return { svc, fake: await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET }) };
 }

@@ -3,20 +3,15 @@
 // Every request that is neither to our service nor to the fake is aborted (and counted), proving the
 // page needs nothing else.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe.ts";
+import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { hasChromium, useBrowser } from "../helpers/browser.ts";
-import { testService, type TestService } from "../helpers/service.ts";
-import { SECRET_KEY, WEBHOOK_SECRET, stripeOffer } from "../helpers/stripe.ts";
+import type { TestService } from "../helpers/service.ts";
+import { startStripeTestbed, stripeOffer } from "../helpers/stripe.ts";
 
 let fake: FakeStripe;
 let svc: TestService;
-beforeAll(async () => {
-  svc = await testService();
-  fake = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-});
-afterAll(async () => {
-  await fake?.close();
-});
+beforeAll(async () => void ({ fake, svc } = await startStripeTestbed()));
+afterAll(() => fake?.close());
 
 describe.skipIf(!hasChromium)("Stripe checkout in a browser (Stripe.js stand-in)", () => {
   const browser = useBrowser();

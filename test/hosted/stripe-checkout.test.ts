@@ -2,11 +2,11 @@
 // (payment_method_id), refuses a posted card number (PCI SAQ A), and its CSP lets in exactly the
 // provider's origin (here the fake's, which stands in for js.stripe.com). Sandbox pages are unchanged.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe.ts";
+import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { call } from "../helpers/http.ts";
-import { testService, type TestService } from "../helpers/service.ts";
+import type { TestService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
-import { PUBLISHABLE_KEY, SECRET_KEY, WEBHOOK_SECRET, stripeOffer } from "../helpers/stripe.ts";
+import { PUBLISHABLE_KEY, SECRET_KEY, startStripeTestbed, stripeOffer, WEBHOOK_SECRET } from "../helpers/stripe.ts";
 
 const JSON_ACCEPT = { accept: "application/json" };
 const BUYER = { name: "Maria Silva", phone: "11987654321", doc: "52998224725" };
@@ -14,13 +14,8 @@ const email = (tag: string) => `stripe-${tag}-${Date.now()}-${Math.random().toSt
 
 let fake: FakeStripe;
 let svc: TestService;
-beforeAll(async () => {
-  svc = await testService();
-  fake = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-});
-afterAll(async () => {
-  await fake?.close();
-});
+beforeAll(async () => void ({ fake, svc } = await startStripeTestbed()));
+afterAll(() => fake?.close());
 
 const checkout = (offerId: string, body: Record<string, unknown>) => call("POST", `/checkout/${offerId}`, { body, as: "json", headers: JSON_ACCEPT });
 

@@ -2,21 +2,16 @@
 // as the checkout does, its pages show no card form for a Stripe account (Pix still works) and a
 // posted card number is refused unread: no card data reaches our server through /pay either.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe.ts";
+import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { call, post } from "../helpers/http.ts";
-import { testService, type TestService } from "../helpers/service.ts";
+import type { TestService } from "../helpers/service.ts";
 import { CARD, payJson, payPage, tokenOf } from "../links/pay-helpers.ts";
-import { SECRET_KEY, WEBHOOK_SECRET, stripeOffer, type StripeOffer } from "../helpers/stripe.ts";
+import { startStripeTestbed, stripeOffer, type StripeOffer } from "../helpers/stripe.ts";
 
 let fake: FakeStripe;
 let svc: TestService;
-beforeAll(async () => {
-  svc = await testService();
-  fake = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-});
-afterAll(async () => {
-  await fake?.close();
-});
+beforeAll(async () => void ({ fake, svc } = await startStripeTestbed()));
+afterAll(() => fake?.close());
 
 /** An active subscription of the Stripe offer, its card saved at the fake through the checkout. */
 async function stripeSubscription(): Promise<StripeOffer & { subscriptionId: string }> {
