@@ -164,6 +164,20 @@ export interface GatewayAdapter {
   /**
    * Verifies an inbound notice over its raw body (signature, freshness) with the account's webhook secret
    * and normalizes it (gateway-notification.ts). Never throws for a bad notice: `{ok: false, reason}`.
+   * May be async: a provider that does not sign its notices (Pagar.me), or signs only an id (Mercado Pago),
+   * treats the notice as a hint and re-fetches the object from the provider with `account`'s credentials;
+   * a transport failure then throws GatewayUnavailable (the route answers 5xx: the provider delivers again).
    */
-  parseWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, webhookSecret: string, now: Date): WebhookParseResult;
+  parseWebhook?(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+    webhookSecret: string,
+    now: Date,
+    account: GatewayAccountRef,
+  ): WebhookParseResult | Promise<WebhookParseResult>;
+  /**
+   * False for a provider whose notices carry no signature to check (Pagar.me v5): the route does not ask the
+   * account for a webhookSecret and parseWebhook must confirm every notice by re-fetching it. Absent = true.
+   */
+  readonly webhookSecretRequired?: boolean;
 }

@@ -18,6 +18,7 @@ import { isId, newId } from "../shared/ids.ts";
 import { CredentialsUnavailable } from "./adapter.ts";
 import type { GatewayNotification } from "./gateway-notification.ts";
 import { logGatewayEvent, paymentNotice } from "./log-gateway-event.ts";
+import { accountRef } from "./registry.ts";
 
 export type NotificationResult = "applied" | "ignored";
 
@@ -48,9 +49,9 @@ export async function applyGatewayNotification(
   } catch (err) {
     if (!(err instanceof CredentialsUnavailable)) throw err;
   }
-  if (!secret) throw refused("this gateway account has no webhook secret");
+  if (!secret && adapter.webhookSecretRequired !== false) throw refused("this gateway account has no webhook secret");
   // The signature's age is the provider's real time, not a sandbox tenant's clock.
-  const parsed = adapter.parseWebhook(input.rawBody, input.headers, secret, runtime.wallClock.now());
+  const parsed = await adapter.parseWebhook(input.rawBody, input.headers, secret, runtime.wallClock.now(), accountRef(account));
   if (!parsed.ok) {
     runtime.logger.warn({ gateway_account_id: account.id, reason: parsed.reason }, "gateway webhook refused");
     throw refused(`notice refused: ${parsed.reason}`);
