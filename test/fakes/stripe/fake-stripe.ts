@@ -75,6 +75,8 @@ export interface RecordedRequest {
   idempotencyKey: string | null;
   status: number;
   replayed: boolean;
+  /** The decoded form parameters (POST) or query (GET), as the endpoint read them. */
+  params: Record<string, any>;
 }
 
 /** An error answer. `saved: false`: the endpoint never started (validation), so no idempotent result is kept. */
@@ -200,6 +202,21 @@ export class FakeStripe {
     pi.last_payment_error = { type: "invalid_request_error", code: "payment_intent_payment_attempt_expired", message: "The payment attempt expired." };
     this.emit("payment_intent.payment_failed", pi, null);
     return copy(pi);
+  }
+
+  /**
+   * What a saved card does from now on (by its pm_ id, or by the customer's card when given a cus_ id):
+   * a card that starts declining, or whose issuer starts asking for 3-D Secure, after it was saved.
+   */
+  setCardBehaviour(idOrCustomer: string, behaviour: CardBehaviour): void {
+    const pms = idOrCustomer.startsWith("cus_") ? [...this.paymentMethods.values()].filter((pm) => pm.customer === idOrCustomer && pm.type === "card") : [this.paymentMethods.get(idOrCustomer)].filter(Boolean);
+    if (!pms.length) throw new Error(`fake stripe: no saved card for ${idOrCustomer}`);
+    for (const pm of pms) this.behaviours.set(pm!.id, behaviour);
+  }
+
+  /** The PaymentIntents created under our idempotency key (metadata.idempotency_key), oldest first. */
+  intentsFor(idempotencyKey: string): Obj[] {
+    return [...this.paymentIntents.values()].filter((pi) => pi.metadata?.idempotency_key === idempotencyKey).map(copy);
   }
 
   /** A pending refund settles. */
@@ -341,7 +358,7 @@ export class FakeStripe {
   private async run(req: Request, res: Response, allowed: string[], handler: (p: Obj, ctx: Ctx) => Obj): Promise<void> {
     const requestId = randomId("req", 14);
     const key = req.method === "POST" ? (req.get("Idempotency-Key") ?? null) : null;
-    const record: RecordedRequest = { method: req.method, path: req.path, idempotencyKey: key, status: 0, replayed: false };
+    const record: RecordedRequest = { method: req.method, path: req.path, idempotencyKey: key, status: 0, replayed: false, params: copy((req.method === "GET" ? req.query : req.body) ?? {}) as Obj };
     this.requests.push(record);
     const send = (status: number, body: string, headers: Record<string, string> = {}) => {
       record.status = status;
