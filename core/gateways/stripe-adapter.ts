@@ -172,8 +172,12 @@ export class StripeAdapter implements GatewayAdapter {
 
   async createPixCharge(account: GatewayAccountRef, req: PixRequest, now: Date): Promise<PixResult> {
     const stripe = await this.client(account);
-    // Stripe takes 60 s to 14 days ahead (payment_method_options.pix.expires_at).
-    const expiresAt = Math.min(Math.max(Math.floor(req.expiresAt.getTime() / 1000), Math.ceil(now.getTime() / 1000) + 120), Math.floor(now.getTime() / 1000) + 14 * 86400);
+    // Stripe takes 60 s to 14 days ahead (payment_method_options.pix.expires_at) on its own clock. A sandbox
+    // tenant's clock may run ahead of it: the expiry is then shifted by the difference (and shifted back in
+    // the answer), so the QR lives as long as we asked. On a live clock the shift is 0 (the same request on a rerun).
+    const stripeNow = Math.floor(this.clock.now().getTime() / 1000);
+    const skew = Math.abs(Math.floor(now.getTime() / 1000) - stripeNow) > 300 ? Math.floor(now.getTime() / 1000) - stripeNow : 0;
+    const expiresAt = Math.min(Math.max(Math.floor(req.expiresAt.getTime() / 1000) - skew, stripeNow + 120), stripeNow + 14 * 86400);
     const create = (idempotencyKey: string) =>
       stripe.paymentIntents.create(
         {
@@ -191,14 +195,15 @@ export class StripeAdapter implements GatewayAdapter {
     try {
       intent = await create(req.idempotencyKey);
     } catch (err) {
-      if (!replayedServerError(err)) throw unavailable(err);
-      // The key is stuck on a saved 500: use the Pix Stripe made after all, or ask once more under a
-      // second key. An unpaid extra Pix costs nothing: nobody holds its code.
+      // A shifted expiry differs on a rerun (idempotency_error: the key was used with other parameters).
+      if (!replayedServerError(err) && !(err instanceof Stripe.errors.StripeIdempotencyError && skew !== 0)) throw unavailable(err);
+      // The key is stuck on a saved 500 (or a shifted expiry): use the Pix Stripe made under it, or ask once
+      // more under a second key. An unpaid extra Pix costs nothing: nobody holds its code.
       intent = (await this.intentsByKey(stripe, req.idempotencyKey).catch(() => [])).find((pi) => pi.status === "requires_action") ?? (await create(`${req.idempotencyKey}#2`).catch((e) => Promise.reject(unavailable(e))));
     }
     const qr = intent.next_action?.pix_display_qr_code;
     if (!qr?.data) throw new GatewayUnavailable(`stripe_${intent.status}`, 502);
-    return { chargeId: intent.id, copyPaste: qr.data, expiresAt: new Date((qr.expires_at ?? expiresAt) * 1000) };
+    return { chargeId: intent.id, copyPaste: qr.data, expiresAt: new Date(((qr.expires_at ?? expiresAt) + skew) * 1000) };
   }
 
   async refund(account: GatewayAccountRef, req: RefundRequest, _now: Date): Promise<RefundResult> {
