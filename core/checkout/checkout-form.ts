@@ -131,10 +131,15 @@ export function parseCardForm(body: Record<string, unknown>, now: Date): { ok: t
   }
 }
 
-/** A Stripe.js PaymentMethod id; anything else (a card number above all) is refused. */
-const paymentMethodId = required("informe os dados do cartão", "cartão inválido").transform(
-  must((s: string) => /^pm_[A-Za-z0-9_]{1,200}$/.test(s), "cartão inválido"),
-);
+/** The provider's browser token (Stripe.js: a pm_ id) by its pattern; anything else (a card number above all) is refused. */
+const browserToken = (pattern: RegExp) =>
+  required("informe os dados do cartão", "cartão inválido").transform(must((s: string) => pattern.test(s), "cartão inválido"));
+
+/** The hidden field a provider's browser script posts (rest-facade/hosted/browser-tokenizers), and its pattern. */
+export interface BrowserTokenSpec {
+  name: string;
+  pattern: RegExp;
+}
 export const CARD_DATA_NOT_ACCEPTED = "os dados do cartão não podem ser enviados a este formulário; digite-os no campo seguro do cartão";
 
 /**
@@ -161,11 +166,14 @@ export function postedCardData(body: Record<string, unknown>): { field: string; 
 
 /**
  * `withQuantity`: a one-time offer, whose form carries `quantity`; a subscription ignores the field.
- * `browserCard`: the offer's gateway tokenizes in the browser: `payment_method_id` instead of card fields.
+ * `browserToken`: the offer's gateway tokenizes in the browser: its token field instead of card fields.
  */
-export function parseCheckoutForm(body: Record<string, unknown>, opts: { now: Date; methods: Method[]; withQuantity?: boolean; browserCard?: boolean }): CheckoutFormResult {
+export function parseCheckoutForm(
+  body: Record<string, unknown>,
+  opts: { now: Date; methods: Method[]; withQuantity?: boolean; browserToken?: BrowserTokenSpec | null },
+): CheckoutFormResult {
   try {
-    if (opts.browserCard) refuseCardData(body);
+    if (opts.browserToken) refuseCardData(body);
     const value: CheckoutFields = {
       externalId: take(body, "external_id", externalId),
       name: take(body, "name", name),
@@ -179,7 +187,7 @@ export function parseCheckoutForm(body: Record<string, unknown>, opts: { now: Da
       quantity: 1,
     };
     if (opts.withQuantity) value.quantity = take(body, "quantity", quantity);
-    if (value.method === "card" && opts.browserCard) value.paymentMethodId = take(body, "payment_method_id", paymentMethodId);
+    if (value.method === "card" && opts.browserToken) value.paymentMethodId = take(body, opts.browserToken.name, browserToken(opts.browserToken.pattern));
     else if (value.method === "card") value.card = readCard(body, opts.now);
     value.coupon = take(body, "coupon", coupon);
     value.ref = take(body, "ref", ref);

@@ -35,9 +35,13 @@ export function payPageMethods(offer: OfferWithAccount): OfferPayMethods {
   return cardTypedInBrowser(offer.gatewayAccount.provider) ? { ...methods, card: false } : methods;
 }
 
-/** Gateways whose card is tokenized by their browser library: our pages never take the number. */
+/**
+ * Gateways whose card is tokenized by their browser library: our pages never take the number. Every
+ * real gateway (PCI SAQ A); only the sandbox takes a typed card (test cards only). Which library a
+ * page loads is the hosted pages' registry (rest-facade/hosted/browser-tokenizers/).
+ */
 export function cardTypedInBrowser(provider: string | undefined): boolean {
-  return provider === "stripe";
+  return provider !== undefined && provider !== "sandbox";
 }
 
 export function linkUrl(runtime: Runtime, path: string): string {

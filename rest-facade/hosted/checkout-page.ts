@@ -3,7 +3,8 @@
 import type { CheckoutOffer } from "../../core/checkout/get-checkout-offer.ts";
 import type { Tracking } from "../../core/checkout/checkout-input.ts";
 import { trackingHiddenFields } from "../../core/checkout/tracking.ts";
-import { browserCardScript, type BrowserCard } from "./browser-card.ts";
+import type { BrowserCard } from "./browser-card.ts";
+import { browserCardFields, browserCardForm, browserCardScripts } from "./browser-card-markup.ts";
 import { html, renderPage, SafeHtml } from "./layout.ts";
 
 export interface CheckoutPageInput {
@@ -61,20 +62,9 @@ function methodChoice(p: CheckoutPageInput): SafeHtml {
   )}${err ? html`<p class="err" id="e-method">${err}</p>` : ""}</fieldset>`;
 }
 
-/** Stripe: a mount point for the card element and the hidden payment_method_id the script fills. */
-function browserCardFields(p: CheckoutPageInput): SafeHtml {
-  const err = p.error && ["card_number", "payment_method_id", "card_holder"].includes(p.error.field) ? p.error.error : "";
-  return html`<fieldset class="card-fields"><legend>Cartão de crédito</legend>
-<div id="card-element" class="card-element"></div>
-<p class="err" id="e-card-element" role="alert">${err}</p>
-<input type="hidden" name="payment_method_id" value="">
-<noscript><p class="muted">Para pagar com cartão, ative o JavaScript do navegador (o cartão é digitado no campo seguro do Stripe), ou escolha Pix.</p></noscript>
-</fieldset>`;
-}
-
 function cardFields(p: CheckoutPageInput): SafeHtml {
   if (!p.offer.methods.includes("card")) return html``;
-  if (p.browserCard) return browserCardFields(p);
+  if (p.browserCard) return browserCardFields(p.browserCard, p.error, p.values, p.offer.methods.includes("pix"));
   return html`<fieldset class="card-fields"><legend>Cartão de crédito</legend>
 ${field({ name: "card_holder", label: "Nome impresso no cartão", autocomplete: "cc-name", maxlength: 100 }, p)}
 ${field({ name: "card_number", label: "Número do cartão", autocomplete: "cc-number", inputmode: "numeric", maxlength: 23 }, p)}
@@ -116,7 +106,7 @@ export function renderCheckoutPage(p: CheckoutPageInput): string {
   const hidden = Object.entries(trackingHiddenFields(p.tracking));
   if (p.values.external_id) hidden.push(["external_id", p.values.external_id]);
   const bc = p.browserCard;
-  const form = html`<form class="card" method="post" action="/checkout/${offer.id}"${bc ? html` data-browser-card data-publishable-key="${bc.publishableKey}"` : ""}>
+  const form = html`<form class="card" method="post" action="/checkout/${offer.id}"${browserCardForm(bc)}>
 ${banner}
 <h2>Seus dados</h2>
 ${hidden.map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}
@@ -131,9 +121,6 @@ ${oneTime ? "" : field({ name: "coupon", label: "Cupom de desconto (opcional)", 
 ${oneTime ? "" : field({ name: "ref", label: "Código de indicação (opcional)", maxlength: 100 }, p)}
 <button type="submit">${oneTime ? "Comprar" : "Assinar"}</button>
 </form>`;
-  const scripts =
-    bc && offer.methods.includes("card")
-      ? html`<script src="${bc.scriptUrl}"></script><script nonce="${bc.nonce}">${new SafeHtml(browserCardScript())}</script>`
-      : "";
+  const scripts = bc && offer.methods.includes("card") ? browserCardScripts(bc) : "";
   return renderPage(`${offer.name} · ${oneTime ? "Compra" : "Assinatura"}`, html`${summary(offer)}${form}${scripts}`);
 }

@@ -16,7 +16,7 @@ import { isAppError } from "../../core/shared/errors.ts";
 import { toHttp } from "../error-map.ts";
 import { bodyParsing } from "../middleware/body.ts";
 import { attemptLimits, type AttemptLimitOptions } from "./attempt-limits.ts";
-import { browserCardFor, setBrowserCardCsp, tokenizesInBrowser, type BrowserCard } from "./browser-card.ts";
+import { browserCardFor, browserTokenField, setBrowserCardCsp, tokenizesInBrowser, type BrowserCard } from "./browser-card.ts";
 import { renderCheckoutPage } from "./checkout-page.ts";
 import { logSafely } from "./log-safely.ts";
 import { sameOriginPost } from "./same-origin-post.ts";
@@ -129,8 +129,8 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
         ? void res.status(status).set("Cache-Control", "no-store").json({ error, field })
         : sendHostedPage(res, runtime, status, renderCheckoutPage({ offer, values: textValues(body, KEPT), tracking, error: { field, error }, browserCard }));
 
-    // Stripe offers take payment_method_id (Stripe.js) and refuse any posted card number (PCI SAQ A).
-    const form = parseCheckoutForm(body, { now, methods: offer.methods, withQuantity: offer.kind === "one_time", browserCard: tokenizesInBrowser(offer.provider) });
+    // Offers at a browser-tokenizing provider take its token field (Stripe: payment_method_id) and refuse any posted card number (PCI SAQ A).
+    const form = parseCheckoutForm(body, { now, methods: offer.methods, withQuantity: offer.kind === "one_time", browserToken: browserTokenField(offer.provider) });
     if (!form.ok) return refuse(422, form.field, form.error);
     let result: CheckoutResult;
     try {

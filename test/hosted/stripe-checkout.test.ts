@@ -31,7 +31,7 @@ describe("hosted checkout of a Stripe offer (PCI SAQ A)", () => {
     for (const name of ["card_number", "card_cvc", "card_exp_month", "card_exp_year"]) expect(r.text).not.toContain(`name="${name}"`);
     expect(r.text).toContain('id="card-element"');
     expect(r.text).toContain('name="payment_method_id"');
-    expect(r.text).toContain(`data-publishable-key="${PUBLISHABLE_KEY}"`);
+    expect(r.text).toContain(`data-public-key="${PUBLISHABLE_KEY}"`);
     expect(r.text).toContain(`<script src="${fake.url}/v3/"></script>`); // no nonce: let in by its origin alone
     expect(r.text).not.toContain(SECRET_KEY);
     expect(r.text).toContain('name="method" value="pix"');
