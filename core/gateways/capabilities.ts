@@ -17,6 +17,13 @@ export const ADAPTER_DEFAULTS: Record<string, Capabilities> = {
   // several partial refunds up to the charge (docs.stripe.com/refunds); a card is saved without a charge
   // (SetupIntent, docs.stripe.com/payments/save-and-reuse); Pix for Brazilian accounts (docs.stripe.com/payments/pix).
   stripe: { sumsPartialRefunds: true, capturesCardOnlyOnPaymentPage: false, minimumChargeCents: 50, supportsPix: true, supportsCard: true },
+  // Pagar.me v5: a card is saved to a customer's wallet from a tokenizecard.js token without a charge
+  // (POST /customers/{id}/cards, docs.pagar.me/reference/criar-cartão); partial cancellations (DELETE
+  // /charges/{id} with amount) add up to the charge, the charge staying paid until all of it is returned
+  // (docs.pagar.me/v4/reference/estorno-parcial-de-uma-transação; v5: docs.pagar.me/reference/cancelar-cobrança);
+  // Pix orders with expires_in up to 10 years (docs.pagar.me/reference/pix-2). Minimum: R$1.00, the floor
+  // Brazilian acquirers apply to card charges (not stated on Pagar.me's v5 pages; conservative).
+  pagarme: { sumsPartialRefunds: true, capturesCardOnlyOnPaymentPage: false, minimumChargeCents: 100, supportsPix: true, supportsCard: true },
 };
 
 export const KNOWN_PROVIDERS = Object.keys(ADAPTER_DEFAULTS);
