@@ -4,7 +4,6 @@
 // reconcile job, or the billing run's own look before any new try), never by charging again: Stripe
 // holds one PaymentIntent per key and the fake counts one successful charge per key.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { StripeAdapter } from "../../core/gateways/stripe-adapter.ts";
 import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
 import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { runBillingPass } from "../../core/billing/run-billing-pass.ts";
@@ -90,7 +89,8 @@ describe("Stripe: lost notices and unknown outcomes", () => {
   });
 
   it("a Stripe timeout during the billing pass: unknown, the reconcile job settles it from Stripe's record; one charge", async () => {
-    const adapter = svc.runtime.gateways.adapter("stripe") as StripeAdapter & { opts: { timeoutMs?: number }; clients: Map<string, unknown> };
+    // The shared service's adapter waits 30 s; a short timeout for this test (restored after), clients rebuilt with it.
+    const adapter = svc.runtime.gateways.adapter("stripe") as unknown as { opts: { timeoutMs?: number }; clients: Map<string, unknown> };
     const saved = adapter.opts.timeoutMs;
     adapter.opts.timeoutMs = 400;
     adapter.clients.clear();
