@@ -97,6 +97,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
     idempotencyKey,
     reference: ids.invoiceId,
     expiresAt: new Date(now.getTime() + CHECKOUT_PIX_TTL_MS),
+    payer: { name: input.name, email: input.email, doc: input.doc, phone: input.phone },
   });
   await createCheckoutRecords(runtime, {
     ...base,

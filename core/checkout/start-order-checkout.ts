@@ -69,6 +69,7 @@ export async function startOrderCheckout(runtime: Runtime, offer: CheckoutOffer,
     idempotencyKey,
     reference: ids.orderId,
     expiresAt: new Date(now.getTime() + CHECKOUT_PIX_TTL_MS),
+    payer: { name: input.name, email: input.email, doc: input.doc, phone: input.phone },
   });
   await writeOrder({ ...records, paid: null, pix: { chargeId: pix.chargeId, copyPaste: pix.copyPaste, expiresAt: pix.expiresAt } });
   return {

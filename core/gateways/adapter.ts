@@ -44,8 +44,26 @@ export interface CardInput {
 }
 
 export type TokenizeResult =
-  | { ok: true; token: string; brand: string; last4: string; expMonth: number; expYear: number }
-  | { ok: false; code: string };
+  | {
+      ok: true;
+      token: string;
+      brand: string;
+      last4: string;
+      expMonth: number;
+      expYear: number;
+      /** After a browser authentication for a new customer (`authentication.newCustomer`): our cus_ id the provider's record carries. */
+      customerRef?: string;
+    }
+  | {
+      ok: false;
+      code: string;
+      /**
+       * With code `authentication_required` from savePaymentMethod: the handle the provider's browser script
+       * authenticates the card with (3-D Secure; Stripe: the SetupIntent's client_secret). Shown only to the
+       * payer's page, never logged or stored.
+       */
+      nextAction?: string;
+    };
 
 /**
  * A card already tokenized in the browser by the provider's own script (Stripe.js: a pm_ id), to be saved
@@ -61,6 +79,14 @@ export interface SavePaymentMethodRequest {
   name: string;
   /** A token this customer already holds at this account: its provider customer is reused. */
   existingToken?: string | null;
+  /**
+   * The second step after `{ok: false, code: "authentication_required", nextAction}`: the browser ran the
+   * provider's challenge with `handle` (that nextAction) and posted it back. Nothing from the browser is
+   * trusted: the adapter fetches the provider's record by the handle and uses it only if it succeeded and
+   * belongs to this payment method and customer (`customerRef`; with `newCustomer`, a checkout whose
+   * customer is not written yet, to the cus_ id of ours the record carries, returned as `customerRef`).
+   */
+  authentication?: { handle: string; newCustomer?: boolean } | null;
 }
 
 export interface ChargeRequest {
@@ -91,6 +117,11 @@ export interface PixRequest {
   idempotencyKey: string;
   reference: string;
   expiresAt: Date;
+  /**
+   * Who pays, when the caller has it before any row exists (the checkout). A provider that must name the
+   * payer of a Pix (Pagar.me: name, e-mail, CPF/CNPJ, phone) uses it; otherwise it looks the reference up.
+   */
+  payer?: { name: string; email: string; doc: string | null; phone: string | null };
 }
 
 export interface PixResult {
