@@ -12,7 +12,7 @@ export type FailureEffect = "past_due" | "retry_scheduled" | "suspended" | "none
 
 export async function applyInvoiceFailed(
   tx: Tx,
-  input: { subscription: Subscription; invoice: Invoice; attemptsMade: number; now: Date },
+  input: { subscription: Pick<Subscription, "id" | "tenantId" | "status">; invoice: Invoice; attemptsMade: number; now: Date },
 ): Promise<FailureEffect> {
   const { subscription: sub, invoice, now } = input;
   // Failed attempts made from a payment page on a suspended or canceled subscription change nothing.

@@ -21,9 +21,10 @@ const EVENTS_BY_PREVIOUS_STATUS: Partial<Record<Subscription["status"], EventTyp
 };
 
 export interface PaidInvoice {
-  subscription: Subscription;
+  subscription: Pick<Subscription, "id" | "tenantId" | "status" | "anchorDay" | "collectionMethod" | "lastPaymentId" | "pendingOfferId" | "pendingOfferEffectiveAt" | "pendingKeepCoupon">;
   interval: Interval;
-  invoice: Invoice;
+  /** What opening the period reads of the paid invoice. */
+  invoice: Pick<Invoice, "kind" | "periodStart" | "periodEnd" | "discountCents">;
   paymentId: string | null;
   /** The tenant's clock. */
   now: Date;
@@ -97,7 +98,7 @@ export function paidPeriod(
 }
 
 /** A discounted cycle was paid: each subscription's active redemption uses one cycle up. */
-async function useCouponCycles(tx: Tx, subs: Subscription[]): Promise<void> {
+async function useCouponCycles(tx: Tx, subs: Pick<Subscription, "id" | "tenantId">[]): Promise<void> {
   if (subs.length === 0) return;
   const redemptions = await tx.couponRedemption.findMany({ where: { subscriptionId: { in: subs.map((s) => s.id) }, active: true }, orderBy: { id: "asc" } });
   for (const sub of subs) {

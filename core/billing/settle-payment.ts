@@ -17,6 +17,7 @@ import { moveStatusRows, tryMoveStatus, type SqlType } from "../shared/transitio
 import { applyInvoiceFailed, type FailureEffect } from "./apply-invoice-failed.ts";
 import { applyInvoicesPaid, type PaidInvoice } from "./apply-invoice-paid.ts";
 import { decideSettlement, type SettlementDecision } from "./settlement-decision.ts";
+import type { Interval } from "./periods.ts";
 import { INVOICE } from "./transitions.ts";
 
 export type Verdict = ChargeOutcome;
@@ -39,9 +40,14 @@ export interface Settlement {
 /** surplus: approved money for an invoice or order already settled or closed, or a plan change that no longer applies; refunded in full right after. */
 export type SettleResult = "paid" | FailureEffect | "already_settled" | "surplus" | "unknown";
 
-/** `record`: written first in the same transaction (an inbound gateway notice's row: a replay aborts it all). */
+/**
+ * `record`: written first in the same transaction (an inbound gateway notice's row: a replay aborts it all).
+ * `then`: runs last in the same transaction, under the subscription locks settling took (the card batch
+ * releases its billing leases there instead of in a transaction of its own).
+ */
 export interface SettleOptions {
   record?: (tx: Tx) => Promise<void>;
+  then?: (tx: Tx) => Promise<void>;
 }
 
 export async function settlePayment(runtime: Runtime, input: Settlement, opts: SettleOptions = {}): Promise<SettleResult> {
@@ -54,7 +60,9 @@ export async function settlePayments(runtime: Runtime, list: Settlement[], opts:
   const results = await runtime.db.prisma.$transaction(
     async (tx) => {
       await opts.record?.(tx);
-      return settleInTx(tx, list, wallNow);
+      const results = await settleInTx(tx, list, wallNow);
+      await opts.then?.(tx);
+      return results;
     },
     { timeout: 60_000 },
   );
@@ -63,36 +71,57 @@ export async function settlePayments(runtime: Runtime, list: Settlement[], opts:
   return results;
 }
 
+/** What settling reads of a payment and of an invoice (a batch reads hundreds: only these columns). */
+const PAYMENT_READ = { id: true, tenantId: true, status: true, amountCents: true, invoiceId: true, orderId: true, subscriptionId: true, gatewayChargeId: true, refundReason: true } as const;
+const INVOICE_READ = { id: true, tenantId: true, status: true, kind: true, periodStart: true, periodEnd: true, discountCents: true } as const;
+/** …and of a subscription: what opening a period and dunning read (a plan change re-reads its whole row). */
+const SUBSCRIPTION_READ = {
+  id: true, tenantId: true, status: true, offerId: true, anchorDay: true, collectionMethod: true, lastPaymentId: true,
+  pendingOfferId: true, pendingOfferEffectiveAt: true, pendingKeepCoupon: true,
+} as const;
+type PaymentRead = Pick<Payment, keyof typeof PAYMENT_READ>;
+type SubscriptionRead = Pick<Subscription, keyof typeof SUBSCRIPTION_READ>;
+type InvoiceRead = Pick<Invoice, keyof typeof INVOICE_READ>;
+
 interface Row {
   s: Settlement;
-  payment: Payment;
-  invoice: Invoice | null;
+  payment: PaymentRead;
+  invoice: InvoiceRead | null;
   order: Order | null;
-  subscription: (Subscription & { offer: { interval: "MONTH" | "YEAR" | null } }) | null;
+  subscription: SubscriptionRead | null;
+  interval: Interval;
   d: SettlementDecision;
 }
 
 async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date): Promise<SettleResult[]> {
   const results: SettleResult[] = list.map(() => "already_settled");
   const ids = list.map((s) => s.paymentId);
-  const heads = await tx.payment.findMany({ where: { id: { in: ids } }, select: { id: true, tenantId: true, subscriptionId: true } });
-  // The subscription first, in id order (the order every subscription action locks in), then re-read.
-  const subIds = [...new Set(heads.flatMap((h) => (h.subscriptionId ? [h.subscriptionId] : [])))].sort();
-  if (subIds.length) await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ANY(${subIds}::text[]) ORDER BY id FOR UPDATE`;
-  const payments = await tx.payment.findMany({ where: { id: { in: ids } } });
+  // The subscriptions first, in id order (the order every subscription action locks in), found through
+  // their payments in the same statement, with the offer's interval; then everything is read under the lock.
+  const locked = await tx.$queryRaw<{ id: string; interval: Interval | null }[]>`
+    SELECT s.id, o.interval::text AS interval FROM subscriptions s JOIN offers o ON o.id = s.offer_id
+    WHERE s.id IN (SELECT p.subscription_id FROM payments p WHERE p.id = ANY(${ids}::text[]))
+    ORDER BY s.id FOR UPDATE OF s`;
+  const subIds = locked.map((l) => l.id);
+  const intervalOf = new Map(locked.map((l) => [l.id, l.interval ?? "MONTH"]));
+  const payments = await tx.payment.findMany({ where: { id: { in: ids } }, select: PAYMENT_READ });
   const invoiceIds = payments.flatMap((p) => (p.invoiceId ? [p.invoiceId] : []));
   const orderIds = payments.flatMap((p) => (p.orderId ? [p.orderId] : []));
   const [invoices, orders, subscriptions] = await Promise.all([
-    invoiceIds.length ? tx.invoice.findMany({ where: { id: { in: invoiceIds } } }) : [],
+    invoiceIds.length ? tx.invoice.findMany({ where: { id: { in: invoiceIds } }, select: INVOICE_READ }) : [],
     orderIds.length ? tx.order.findMany({ where: { id: { in: orderIds } } }) : [],
-    subIds.length ? tx.subscription.findMany({ where: { id: { in: subIds } }, include: { offer: { select: { interval: true } } } }) : [],
+    subIds.length ? tx.subscription.findMany({ where: { id: { in: subIds } }, select: SUBSCRIPTION_READ }) : [],
   ]);
+  const paymentById = new Map(payments.map((p) => [p.id, p]));
+  const invoiceById = new Map(invoices.map((i) => [i.id, i]));
+  const orderById = new Map(orders.map((o) => [o.id, o]));
+  const subscriptionById = new Map(subscriptions.map((x) => [x.id, x]));
   const rows: (Row | null)[] = list.map((s) => {
-    const payment = payments.find((p) => p.id === s.paymentId && p.tenantId === s.tenantId);
-    if (!payment) return null;
-    const invoice = invoices.find((i) => i.id === payment.invoiceId) ?? null;
-    const order = orders.find((o) => o.id === payment.orderId) ?? null;
-    const subscription = subscriptions.find((x) => x.id === payment.subscriptionId) ?? null;
+    const payment = paymentById.get(s.paymentId);
+    if (!payment || payment.tenantId !== s.tenantId) return null;
+    const invoice = (payment.invoiceId && invoiceById.get(payment.invoiceId)) || null;
+    const order = (payment.orderId && orderById.get(payment.orderId)) || null;
+    const subscription = (payment.subscriptionId && subscriptionById.get(payment.subscriptionId)) || null;
     const d = decideSettlement({
       payment,
       invoice,
@@ -102,7 +131,7 @@ async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date): Promise<Se
       dunning: s.dunning ?? true,
       planChange: s.planChange?.expected ?? null,
     });
-    return { s, payment, invoice, order, subscription, d };
+    return { s, payment, invoice, order, subscription, interval: (subscription && intervalOf.get(subscription.id)) || "MONTH", d };
   });
   // The payments first: the conditional UPDATE is the claim. One settled meanwhile is left alone.
   const moved = new Set(await movePayments(tx, rows.filter((r): r is Row => r !== null)));
@@ -127,9 +156,11 @@ async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date): Promise<Se
   for (const r of paidInvoices) {
     if (r.d.result !== "paid") continue;
     if (r.d.then === "invoice" && r.subscription) {
-      opened.push({ subscription: r.subscription, interval: r.subscription.offer.interval ?? "MONTH", invoice: r.invoice!, paymentId: r.payment.id, now: r.s.now });
+      opened.push({ subscription: r.subscription, interval: r.interval, invoice: r.invoice!, paymentId: r.payment.id, now: r.s.now });
     }
-    if (r.d.then === "plan_change" && r.subscription) await r.s.planChange!.apply(tx, r.subscription, r.payment.id);
+    if (r.d.then === "plan_change" && r.subscription) {
+      await r.s.planChange!.apply(tx, await tx.subscription.findUniqueOrThrow({ where: { id: r.subscription.id } }), r.payment.id);
+    }
   }
   await applyInvoicesPaid(tx, opened, wallNow);
   for (const [i, r] of done.entries()) {
@@ -151,7 +182,7 @@ async function follow(tx: Tx, r: Row): Promise<SettleResult> {
       return "surplus";
     case "paid":
       // An order payment (checkout Pix, renewal link; card or Pix): the order, what it delivers and order.paid.
-      if (d.then === "order") await applyOrderPaid(tx, { payment: { ...payment, status: "PAID" }, now: s.now });
+      if (d.then === "order") await applyOrderPaid(tx, { payment, now: s.now });
       return "paid";
     case "failed":
       if (d.cancelOrder && r.order) await tryMoveStatus(tx, ORDER, { id: r.order.id, tenantId: r.order.tenantId, to: "CANCELED" });

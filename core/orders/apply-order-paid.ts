@@ -18,7 +18,7 @@ import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-
 
 const DAY_MS = 86_400_000;
 
-export async function applyOrderPaid(tx: Tx, input: { payment: Payment; now: Date }): Promise<void> {
+export async function applyOrderPaid(tx: Tx, input: { payment: Pick<Payment, "id" | "tenantId" | "orderId">; now: Date }): Promise<void> {
   const { payment, now } = input;
   if (!payment.orderId) return;
   const order = await tx.order.findFirst({ where: { id: payment.orderId, tenantId: payment.tenantId } });

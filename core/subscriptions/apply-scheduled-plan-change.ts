@@ -15,7 +15,11 @@ export function pendingChangeDueAt(sub: Pick<Subscription, "pendingOfferId" | "p
 }
 
 /** Moves the subscription to its pending offer; returns the new interval, or null when nothing was due. */
-export async function applyScheduledPlanChange(tx: Tx, sub: Subscription, periodStart: Date): Promise<Interval | null> {
+export async function applyScheduledPlanChange(
+  tx: Tx,
+  sub: Pick<Subscription, "id" | "tenantId" | "collectionMethod" | "pendingOfferId" | "pendingOfferEffectiveAt" | "pendingKeepCoupon">,
+  periodStart: Date,
+): Promise<Interval | null> {
   if (!pendingChangeDueAt(sub, periodStart)) return null;
   const offer = await tx.offer.findFirst({ where: { id: sub.pendingOfferId!, tenantId: sub.tenantId } });
   if (!offer) return null;
