@@ -46,6 +46,8 @@ const MAX_CLIENTS = 200;
 
 const TOKEN = /^(cus_[A-Za-z0-9]+)\|(pm_[A-Za-z0-9_]+)$/;
 const PAYMENT_METHOD_ID = /^pm_[A-Za-z0-9_]{1,250}$/;
+/** A SetupIntent's client_secret ("seti_…_secret_…"), the handle Stripe.js authenticates with; group 1 is its id. */
+const SETUP_SECRET = /^(seti_[A-Za-z0-9]+)_secret_[A-Za-z0-9]+$/;
 
 /** The token our code stores for a saved Stripe card. */
 export const stripeToken = (customerId: string, paymentMethodId: string) => `${customerId}|${paymentMethodId}`;
@@ -113,18 +115,17 @@ export class StripeAdapter implements GatewayAdapter {
     if (!PAYMENT_METHOD_ID.test(req.paymentMethodId)) return { ok: false, code: "invalid_payment_method" };
     const stripe = await this.client(account);
     try {
+      if (req.authentication) return await this.afterAuthentication(stripe, req, req.authentication);
       const customer = await this.customerFor(stripe, account, req);
       // A zero-amount check of the card and Stripe's consent for later off-session charges.
       const setup = await stripe.setupIntents.create(
         { customer, payment_method: req.paymentMethodId, confirm: true, usage: "off_session", allowed_payment_method_types: ["card"], metadata: { customer_ref: req.customerRef } },
         { idempotencyKey: `${req.customerRef}:setup:${account.id}:${req.paymentMethodId}` },
       );
-      if (setup.status === "requires_action") return { ok: false, code: "authentication_required" };
+      // 3-D Secure at setup: Stripe.js authenticates in the browser with the client_secret (confirmCardSetup), then the page posts again.
+      if (setup.status === "requires_action") return { ok: false, code: "authentication_required", ...(setup.client_secret ? { nextAction: setup.client_secret } : {}) };
       if (setup.status !== "succeeded") return { ok: false, code: declineCode(setup.last_setup_error) };
-      const pmId = typeof setup.payment_method === "string" ? setup.payment_method : setup.payment_method!.id;
-      const card = (await stripe.paymentMethods.retrieve(pmId)).card;
-      if (!card) return { ok: false, code: "invalid_payment_method" };
-      return { ok: true, token: stripeToken(customer, pmId), brand: card.brand, last4: card.last4, expMonth: card.exp_month, expYear: card.exp_year };
+      return await this.savedCard(stripe, customer, setup);
     } catch (err) {
       if (isCardError(err)) return { ok: false, code: declineCode(err) };
       if (isInvalidRequest(err)) return { ok: false, code: err.code === "resource_missing" ? "invalid_payment_method" : (err.code ?? "invalid_payment_method") };
@@ -339,6 +340,40 @@ export class StripeAdapter implements GatewayAdapter {
   }
 
   /** The Stripe customer of our customer: the token's, else one found by metadata, else a new one. */
+  /**
+   * The SetupIntent the browser authenticated, fetched from Stripe (never taken from the browser): it must
+   * be ours (the handle is its client_secret), succeeded, off-session, on the posted PaymentMethod, and made
+   * for this customer (metadata.customer_ref; and the Stripe customer of the token it already holds).
+   */
+  private async afterAuthentication(stripe: Stripe, req: SavePaymentMethodRequest, auth: { handle: string; newCustomer?: boolean }): Promise<TokenizeResult> {
+    const id = SETUP_SECRET.exec(auth.handle)?.[1];
+    if (!id) return { ok: false, code: "authentication_failed" };
+    const setup = await stripe.setupIntents.retrieve(id);
+    const customer = typeof setup.customer === "string" ? setup.customer : (setup.customer?.id ?? null);
+    const pmId = typeof setup.payment_method === "string" ? setup.payment_method : (setup.payment_method?.id ?? null);
+    const ref = setup.metadata?.customer_ref ?? "";
+    const expected = req.existingToken ? parseStripeToken(req.existingToken)?.customer : undefined;
+    const ours =
+      setup.client_secret === auth.handle &&
+      setup.usage === "off_session" &&
+      pmId === req.paymentMethodId &&
+      !!customer &&
+      (!expected || expected === customer) &&
+      (auth.newCustomer ? /^cus_[A-Za-z0-9]+$/.test(ref) : ref === req.customerRef);
+    if (!ours) return { ok: false, code: "authentication_failed" };
+    if (setup.status !== "succeeded") return { ok: false, code: setup.last_setup_error ? declineCode(setup.last_setup_error) : "authentication_required" };
+    const saved = await this.savedCard(stripe, customer, setup);
+    return saved.ok && auth.newCustomer ? { ...saved, customerRef: ref } : saved;
+  }
+
+  /** The token and card details of a succeeded SetupIntent. */
+  private async savedCard(stripe: Stripe, customer: string, setup: Stripe.SetupIntent): Promise<TokenizeResult> {
+    const pmId = typeof setup.payment_method === "string" ? setup.payment_method : setup.payment_method!.id;
+    const card = (await stripe.paymentMethods.retrieve(pmId)).card;
+    if (!card) return { ok: false, code: "invalid_payment_method" };
+    return { ok: true, token: stripeToken(customer, pmId), brand: card.brand, last4: card.last4, expMonth: card.exp_month, expYear: card.exp_year };
+  }
+
   private async customerFor(stripe: Stripe, account: GatewayAccountRef, req: SavePaymentMethodRequest): Promise<string> {
     const fromToken = req.existingToken ? parseStripeToken(req.existingToken)?.customer : undefined;
     if (fromToken) return fromToken;

@@ -29,6 +29,8 @@ const SCRIPT = `(function () {
         err.textContent = "a autenticação do cartão não foi concluída; tente de novo ou use outro cartão";
         return;
       }
+      // The SetupIntent's PaymentMethod (Stripe may give a new id): the server checks it against Stripe's record.
+      if (typeof r.setupIntent.payment_method === "string") form.querySelector("input[name=payment_method_id]").value = r.setupIntent.payment_method;
       form.querySelector("input[name=authentication_id]").value = nextAction;
       form.submit();
     });

@@ -105,8 +105,58 @@ describe("Stripe adapter: cards are tokenized in the browser (PCI SAQ A)", () =>
 
   it("a card the issuer refuses is not saved; one that needs 3-D Secure asks for it", async () => {
     expect(await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: "pm_card_chargeDeclined", ...CUSTOMER }, now())).toEqual({ ok: false, code: "generic_decline" });
-    expect(await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: "pm_card_authenticationRequired", ...CUSTOMER }, now())).toEqual({ ok: false, code: "authentication_required" });
+    expect(await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: "pm_card_authenticationRequired", ...CUSTOMER }, now())).toEqual({
+      ok: false,
+      code: "authentication_required",
+      nextAction: expect.stringMatching(/^seti_[A-Za-z0-9]+_secret_[A-Za-z0-9]+$/),
+    });
     expect(await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: "pm_nonexistent", ...CUSTOMER }, now())).toEqual({ ok: false, code: "invalid_payment_method" });
+  });
+});
+
+describe("Stripe adapter: 3-D Secure when saving a card (SetupIntent requires_action, confirmed by Stripe.js)", () => {
+  /** Step 1 (server) and the browser's challenge at the fake; returns the handle and the SetupIntent's PaymentMethod. */
+  async function authenticated(outcome: "complete" | "fail", pm = "pm_card_authenticationRequiredOnSetup", customer = CUSTOMER) {
+    const first = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: pm, ...customer }, now());
+    if (first.ok || !first.nextAction) throw new Error("expected requires_action");
+    const id = first.nextAction.split("_secret_")[0]!;
+    const si = fake.authenticateSetup(id, first.nextAction, outcome);
+    return { handle: first.nextAction, pm: (fake.setupIntents.get(id)!.payment_method as string | null) ?? (si.payment_method as string | null) ?? "pm_none", id };
+  }
+
+  it("completed in the browser: the SetupIntent is fetched from Stripe, checked, and the card saved; later off-session charges need no 3-D Secure", async () => {
+    const a = await authenticated("complete");
+    const saved = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: a.pm, ...CUSTOMER, authentication: { handle: a.handle } }, now());
+    expect(saved).toMatchObject({ ok: true, brand: "visa", last4: "3155" });
+    expect(fake.requests.some((r) => r.method === "GET" && r.path === `/v1/setup_intents/${a.id}`)).toBe(true);
+    const renewal = await charge((saved as { token: string }).token, { offSession: true });
+    expect(renewal.outcome).toBe("approved");
+  });
+
+  it("never trusts the browser: a failed challenge, another customer's SetupIntent, another card or a forged handle save nothing", async () => {
+    const failed = await authenticated("fail", "pm_card_threeDSecure2Required");
+    expect(await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: "pm_card_visa", ...CUSTOMER, authentication: { handle: failed.handle } }, now())).toMatchObject({ ok: false });
+
+    const other = await authenticated("complete", "pm_card_authenticationRequiredOnSetup", { ...CUSTOMER, customerRef: "cus_01JSTRIPEOTHER0000000000000" });
+    expect(await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: other.pm, ...CUSTOMER, authentication: { handle: other.handle } }, now())).toEqual({ ok: false, code: "authentication_failed" });
+
+    const mine = await authenticated("complete");
+    const stranger = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: "pm_card_mastercard", ...CUSTOMER }, now());
+    const strangerPm = parseStripeToken((stranger as { token: string }).token)!.paymentMethod;
+    expect(await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: strangerPm, ...CUSTOMER, authentication: { handle: mine.handle } }, now())).toEqual({ ok: false, code: "authentication_failed" });
+    const forged = `${mine.id}_secret_${"A".repeat(20)}`;
+    expect(await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: mine.pm, ...CUSTOMER, authentication: { handle: forged } }, now())).toEqual({ ok: false, code: "authentication_failed" });
+    expect(await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: mine.pm, ...CUSTOMER, authentication: { handle: "not a handle" } }, now())).toEqual({ ok: false, code: "authentication_failed" });
+    // The genuine pair still works.
+    expect(await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: mine.pm, ...CUSTOMER, authentication: { handle: mine.handle } }, now())).toMatchObject({ ok: true });
+  });
+
+  it("a new checkout customer: the cus_ id the SetupIntent carries is handed back; 4000008260003178 is saved, then declined for funds", async () => {
+    const ref = "cus_01JSTRIPENEWCUSTOMER00000000";
+    const a = await authenticated("complete", "pm_card_authenticationRequiredChargeDeclinedInsufficientFunds", { ...CUSTOMER, customerRef: ref });
+    const saved = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: a.pm, ...CUSTOMER, customerRef: "cus_01JSTRIPESECONDPOST00000000", authentication: { handle: a.handle, newCustomer: true } }, now());
+    expect(saved).toMatchObject({ ok: true, customerRef: ref, last4: "3178" });
+    expect((await charge((saved as { token: string }).token)).detailCode).toBe("insufficient_funds");
   });
 });
 

@@ -36,7 +36,7 @@ import express, { type Request, type Response } from "express";
 import { brCode } from "../../../core/gateways/pix-br-code.ts";
 import { signatureHeader } from "./signing.ts";
 import { TEST_PAYMENT_METHODS, type CardBehaviour } from "./test-payment-methods.ts";
-import { cardFrameHtml, standInScript } from "./stripe-js-stand-in.ts";
+import { cardFrameHtml, challengeFrameHtml, standInScript } from "./stripe-js-stand-in.ts";
 
 type Obj = Record<string, any>;
 
@@ -130,6 +130,8 @@ export class FakeStripe {
   private readonly saved = new Map<string, SavedAnswer>();
   /** What each card payment method does (Stripe keeps this in the card number; the fake beside the object). */
   private readonly behaviours = new Map<string, CardBehaviour>();
+  /** PaymentMethods whose SetupIntent passed 3-D Secure (what "set up for future payments" means to a test card). */
+  private readonly setUp = new Set<string>();
   /** The Idempotency-Key that created each PaymentIntent (a Pix is paid later, by the payer). */
   private readonly keyOfIntent = new Map<string, string | null>();
   private readonly faults: Fault[] = [];
@@ -306,6 +308,15 @@ export class FakeStripe {
       res.type("application/javascript").set("Cache-Control", "no-store").send(standInScript());
     });
     app.get("/v3/card-frame.html", (_req, res) => void res.type("html").send(cardFrameHtml()));
+    app.get("/v3/three-d-secure.html", (_req, res) => void res.type("html").send(challengeFrameHtml()));
+    // The issuer's 3-D Secure page (Stripe's test page: "Complete" / "Fail authentication"); not a Stripe API endpoint.
+    app.post("/_test/3ds/:id", express.urlencoded({ extended: false }), (req, res) => {
+      try {
+        res.json(this.authenticateSetup(req.params.id!, req.body?.client_secret, req.body?.outcome === "complete" ? "complete" : "fail"));
+      } catch (e) {
+        res.status(e instanceof FakeError ? e.status : 500).json({ error: e instanceof FakeError ? e.error : { message: String(e) } });
+      }
+    });
     app.use(
       express.urlencoded({
         extended: true,
@@ -542,9 +553,11 @@ export class FakeStripe {
       this.emit("setup_intent.setup_failed", si, ctx.request);
       throw new FakeError(402, { type: "card_error", ...refusal, setup_intent: copy(si) });
     }
-    if (behaviour === "authentication_required") {
+    if (behaviour === "authentication_required" || behaviour === "authentication_on_setup" || behaviour === "authentication_then_insufficient_funds") {
+      // 3-D Secure at setup: Stripe.js runs it with the client_secret (the stand-in's challenge: /_test/3ds/:id).
       si.status = "requires_action";
-      si.next_action = { type: "use_stripe_sdk", use_stripe_sdk: { type: "three_d_secure_redirect" } };
+      si.next_action = { type: "use_stripe_sdk", use_stripe_sdk: { type: "three_d_secure_redirect", stripe_js: `${this.url}/v3/three-d-secure.html?setup_intent=${si.id}` } };
+      this.emit("setup_intent.requires_action", si, ctx.request);
       return copy(si);
     }
     if (si.customer) pm.customer = si.customer;
@@ -633,8 +646,34 @@ export class FakeStripe {
     return at;
   }
 
+  /** The issuer's answer to the 3-D Secure challenge of a SetupIntent (the stand-in's challenge frame posts it). */
+  authenticateSetup(id: string, clientSecret: unknown, outcome: "complete" | "fail"): Obj {
+    const si = this.get(this.setupIntents, id, "setup_intent", "intent", 404);
+    if (si.client_secret !== clientSecret) throw invalid("The client_secret provided does not match the client_secret associated with the SetupIntent.", { param: "client_secret" });
+    if (si.status !== "requires_action") throw invalid(`This SetupIntent's status is ${si.status}: nothing to authenticate.`, { code: "setup_intent_unexpected_state" });
+    si.next_action = null;
+    if (outcome === "fail") {
+      si.status = "requires_payment_method";
+      si.last_setup_error = { type: "invalid_request_error", code: "setup_intent_authentication_failure", message: "We are unable to authenticate your payment method. Please choose a different payment method and try again." };
+      si.payment_method = null;
+      this.emit("setup_intent.setup_failed", si, null);
+      return copy(si);
+    }
+    const pm = this.paymentMethod(si.payment_method);
+    if (si.customer) pm.customer = si.customer;
+    this.setUp.add(pm.id);
+    si.status = "succeeded";
+    this.emit("setup_intent.succeeded", si, null);
+    return copy(si);
+  }
+
   private confirmCard(pi: Obj, pm: Obj, offSession: boolean, ctx: Ctx): Obj {
-    const behaviour = this.behaviours.get(pm.id) ?? "approve";
+    const stated = this.behaviours.get(pm.id) ?? "approve";
+    // 4000002500003155 needs no 3-D Secure once set up; 4000008260003178 then declines for funds.
+    const behaviour: CardBehaviour =
+      stated === "authentication_on_setup" ? (this.setUp.has(pm.id) ? "approve" : "authentication_required")
+      : stated === "authentication_then_insufficient_funds" ? (this.setUp.has(pm.id) ? "insufficient_funds" : "authentication_required")
+      : stated;
     if (behaviour === "authentication_required" && !offSession) {
       // On a page: 3-D Secure through Stripe.js (next_action); the PaymentIntent waits.
       pi.status = "requires_action";

@@ -1,7 +1,10 @@
 // The fake's stand-in for Stripe.js (https://js.stripe.com/v3/), served at {fake}/v3/ with its card
-// frame at {fake}/v3/card-frame.html. Only the subset the hosted checkout uses: Stripe(pk),
+// frame at {fake}/v3/card-frame.html. Only the subset the hosted pages use: Stripe(pk),
 // elements(), create("card"), mount(selector), createPaymentMethod({type: "card", card}) ->
-// {paymentMethod: {id}} or {error: {message}}. As with the real library, the card is typed inside
+// {paymentMethod: {id}} or {error: {message}}, and confirmCardSetup(clientSecret) -> {setupIntent} or
+// {error: {code: "setup_intent_authentication_failure", setup_intent}} (docs.stripe.com/js/setup_intents/confirm_card_setup):
+// as Stripe.js does, it shows the issuer's 3-D Secure challenge in a modal iframe (here {fake}/v3/three-d-secure.html,
+// with Stripe's test-page buttons "Complete authentication" / "Fail authentication"). As with the real library, the card is typed inside
 // an iframe of the provider's origin: the page (ours) never sees the number. The frame maps Stripe's
 // documented test card numbers to their test PaymentMethods (pm_card_visa, …), which the fake's API knows.
 
@@ -14,6 +17,9 @@ const TEST_NUMBERS: Record<string, string> = {
   "4000000000000069": "pm_card_chargeDeclinedExpiredCard",
   "4000000000000341": "pm_card_chargeCustomerFail",
   "4000002760003184": "pm_card_authenticationRequired",
+  "4000002500003155": "pm_card_authenticationRequiredOnSetup",
+  "4000008260003178": "pm_card_authenticationRequiredChargeDeclinedInsufficientFunds",
+  "4000000000003220": "pm_card_threeDSecure2Required",
 };
 
 export function standInScript(): string {
@@ -42,6 +48,27 @@ export function standInScript(): string {
           },
         };
       },
+      confirmCardSetup: function (clientSecret) {
+        return new Promise(function (resolve) {
+          var m = /^(seti_[A-Za-z0-9]+)_secret_/.exec(String(clientSecret || ""));
+          if (!m) return resolve({ error: { type: "invalid_request_error", code: "resource_missing", message: "Invalid client_secret" } });
+          var modal = document.createElement("iframe");
+          modal.name = "stripe-challenge-frame";
+          modal.title = "Autenticação do cartão";
+          modal.src = origin + "/v3/three-d-secure.html?setup_intent=" + encodeURIComponent(m[1]) + "&client_secret=" + encodeURIComponent(clientSecret);
+          modal.style.cssText = "position:fixed;inset:10% 5%;width:90%;height:80%;background:#fff;border:1px solid #888;z-index:1000";
+          function onMessage(e) {
+            if (e.origin !== origin || e.source !== modal.contentWindow || !e.data || e.data.type !== "three_d_secure_result") return;
+            window.removeEventListener("message", onMessage);
+            modal.remove();
+            var si = e.data.setupIntent;
+            if (si && si.status === "succeeded") return resolve({ setupIntent: si });
+            resolve({ error: { type: "invalid_request_error", code: "setup_intent_authentication_failure", message: "We are unable to authenticate your payment method.", setup_intent: si || null } });
+          }
+          window.addEventListener("message", onMessage);
+          document.body.appendChild(modal);
+        });
+      },
       createPaymentMethod: function (opts) {
         return new Promise(function (resolve) {
           if (!opts || opts.type !== "card" || !frame) return resolve({ error: { type: "validation_error", message: "card element not mounted" } });
@@ -67,5 +94,24 @@ window.addEventListener("message", function (e) {
   var id = NUMBERS[digits];
   e.ports[0].postMessage(id ? { paymentMethod: { id: id, object: "payment_method", type: "card" } } : { error: { type: "card_error", code: "incorrect_number", message: "Your card number is incorrect." } });
 });
+</script></body></html>`;
+}
+
+/** The issuer's 3-D Secure page of Stripe's test mode: the payer completes or fails it; the answer goes back to Stripe.js. */
+export function challengeFrameHtml(): string {
+  return `<!doctype html><html><head><meta charset="utf-8"></head><body style="font:16px system-ui;padding:1rem">
+<p>3D Secure 2 Test Page</p>
+<button type="button" id="complete" data-outcome="complete">Complete authentication</button>
+<button type="button" id="fail" data-outcome="fail">Fail authentication</button>
+<script>
+var q = new URLSearchParams(location.search);
+function answer(outcome) {
+  var body = new URLSearchParams({ client_secret: q.get("client_secret") || "", outcome: outcome });
+  fetch("/_test/3ds/" + encodeURIComponent(q.get("setup_intent") || ""), { method: "POST", body: body })
+    .then(function (r) { return r.json(); })
+    .then(function (si) { parent.postMessage({ type: "three_d_secure_result", setupIntent: si.error ? null : si }, "*"); });
+}
+document.getElementById("complete").onclick = function () { answer("complete"); };
+document.getElementById("fail").onclick = function () { answer("fail"); };
 </script></body></html>`;
 }

@@ -9,6 +9,8 @@ export type CardBehaviour =
   | "expired_card"
   | "charge_customer_fail"
   | "authentication_required"
+  | "authentication_on_setup"
+  | "authentication_then_insufficient_funds"
   | "dispute";
 
 export interface TestCard {
@@ -34,6 +36,12 @@ export const TEST_PAYMENT_METHODS: Record<string, TestCard> = {
   pm_card_chargeCustomerFail: visa("0341", "charge_customer_fail"),
   // 4000002760003184: 3-D Secure on every payment; off-session it is declined authentication_required.
   pm_card_authenticationRequired: visa("3184", "authentication_required"),
+  // 4000002500003155: 3-D Secure to set it up (or for a one-time payment); once set up, later charges need none.
+  pm_card_authenticationRequiredOnSetup: visa("3155", "authentication_on_setup"),
+  // 4000008260003178: 3-D Secure, then every charge declines insufficient_funds.
+  pm_card_authenticationRequiredChargeDeclinedInsufficientFunds: visa("3178", "authentication_then_insufficient_funds"),
+  // 4000000000003220: 3-D Secure 2 must be completed, for the setup and every payment.
+  pm_card_threeDSecure2Required: visa("3220", "authentication_required"),
   // 4000000000000259: approved, then disputed (charge.dispute.created).
   pm_card_createDispute: visa("0259", "dispute"),
 };
