@@ -1,12 +1,14 @@
 // An inbound provider notice (POST /gateways/{gateway_account_id}/webhooks): verified by the account's
 // adapter over the raw body with the account's webhook secret, recorded once per provider event id, and
 // applied through the same use cases as our own flows: settlePayment (Pix paid; a card charge heard
-// late), finishRefund (a pending refund), recordChargeback (a dispute). The notice's row is written
+// late; a Pix paid after we gave it up, recorded by recordLatePixPayment), finishRefund (a pending
+// refund), recordChargeback (a dispute). The notice's row is written
 // first inside the effect's own transaction, so a replay (UNIQUE account + event id) rolls the whole
 // effect back, and a notice is never recorded without its effect. Everything refused is 400 and
 // changes nothing; a verified notice about nothing of ours is recorded as ignored.
 import type { Refund, Payment } from "../../generated/prisma/client.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { recordLatePixPayment } from "../billing/record-late-pix-payment.ts";
 import { settlePayment } from "../billing/settle-payment.ts";
 import type { Tx } from "../events/record-event.ts";
 import { recordChargeback } from "../payments/record-chargeback.ts";
@@ -84,6 +86,18 @@ export async function applyGatewayNotification(
       case "charge_succeeded":
       case "charge_failed": {
         const payment = await paymentOf(runtime, account.id, tenantId, n);
+        if (payment && n.kind === "pix_paid" && payment.method === "PIX" && payment.status === "FAILED") {
+          // Paid after we gave the QR up: the money is recorded (and refunded if nothing is left to pay).
+          const late = await recordLatePixPayment(runtime, {
+            failed: payment,
+            chargeId: n.chargeId,
+            now,
+            record: record("applied"),
+            beforeSettling: (p) => logGatewayEvent(prisma, paymentNotice(p, { kind: n.kind, outcome: "approved", gatewayId: n.chargeId, at: now })),
+          });
+          if (late === "already_recorded") break;
+          return done("applied");
+        }
         if (!payment || !(UNSETTLED as readonly string[]).includes(payment.status)) break;
         const approved = n.kind !== "charge_failed";
         await settlePayment(
