@@ -187,8 +187,10 @@ function statusOf(c: ChargeView): Omit<StatusResult, "chargeId"> {
     case "chargedback":
       return { outcome: "approved", detailCode: "" };
     case "failed":
-      return { outcome: "declined", detailCode: declineOf(c) };
+      return { outcome: "declined", detailCode: c.paymentMethod === "pix" ? "pix_expired" : declineOf(c) };
     case "canceled":
+      // Canceled after it was paid is a refunded charge (paid_amount stays); before, nothing was taken.
+      if ((c.paidAmount ?? 0) > 0) return { outcome: "approved", detailCode: "" };
       return { outcome: "declined", detailCode: c.paymentMethod === "pix" ? "pix_expired" : "canceled" };
     default:
       // pending (a Pix awaiting payment), processing.
@@ -203,8 +205,11 @@ function refusalCode(err: ApiError): string {
   const body = (err.result ?? {}) as Obj;
   const text = `${body.message ?? ""} ${JSON.stringify(body.errors ?? {})}`.toLowerCase();
   if (err.statusCode === 404) return "not_found";
-  if (/amount/.test(text) && /(minimum|m[ií]nimo|greater|maior)/.test(text)) return "amount_too_small";
-  if (/amount/.test(text) && /(exceed|excede|larger|maior que o saldo|greater than the)/.test(text)) return "amount_too_large";
+  if (/refused|recusad|declined|not authori[sz]ed|n[aã]o autorizad/.test(text)) return "card_declined";
+  if (/amount/.test(text) && /(minimum|m[ií]nimo|at least)/.test(text)) return "amount_too_small";
+  if (/amount/.test(text) && /(exceed|excede|greater than|maior que)/.test(text)) return "amount_too_large";
+  if (/already (been )?(canceled|refunded)|j[aá] (foi )?(cancelad|estornad)/.test(text)) return "charge_already_refunded";
+  if (/can ?not be canceled|n[aã]o pode ser cancelad/.test(text)) return "charge_not_refundable";
   if (/token/.test(text)) return "invalid_payment_method";
   if (/card/.test(text)) return "invalid_card";
   if (err.statusCode === 412) return "refused";
@@ -344,7 +349,9 @@ export class PagarmeAdapter implements GatewayAdapter {
     }
     const charge = order.charges[0];
     if (!charge?.tx.qrCode || charge.status === "failed") throw new GatewayUnavailable(`pagarme_pix_${charge?.status ?? "missing"}`, 502);
-    const expiresAt = charge.tx.expiresAt ? new Date(charge.tx.expiresAt) : new Date(now.getTime() + expiresIn * 1000);
+    // expires_in, not expires_at: a duration holds whatever our (tenant) clock says; Pagar.me's own
+    // expires_at is in its real time, so the expiry we keep is ours, from the same duration.
+    const expiresAt = expiresIn * 1000 === req.expiresAt.getTime() - now.getTime() ? req.expiresAt : new Date(now.getTime() + expiresIn * 1000);
     return { chargeId: charge.id, copyPaste: charge.tx.qrCode, expiresAt };
   }
 
