@@ -6,6 +6,8 @@ import { wallClock, type Clock } from "../shared/clock.ts";
 import { CredentialsVault } from "./credentials-vault.ts";
 import { SandboxAdapter } from "./sandbox-adapter.ts";
 import { StripeAdapter } from "./stripe-adapter.ts";
+import { PagarmeAdapter } from "./pagarme-adapter.ts";
+import { pagarmePayerLookup } from "./pagarme-payer.ts";
 
 export interface Gateways {
   adapter(provider: string): GatewayAdapter;
@@ -49,9 +51,11 @@ export function createGateways(prisma: PrismaClient, vault: CredentialsVault, cl
   const sandbox = new SandboxAdapter(prisma);
   // A real adapter is registered here and given `credentials`.
   const stripe = new StripeAdapter(credentials);
+  const pagarme = new PagarmeAdapter(credentials, { payerOf: pagarmePayerLookup(prisma) });
   const adapters = new Map<string, GatewayAdapter>([
     [sandbox.provider, sandbox],
     [stripe.provider, stripe],
+    [pagarme.provider, pagarme],
   ]);
   return {
     sandbox,

@@ -147,8 +147,8 @@ describe("gateway accounts (issue 18)", () => {
     const bad = await gql(UPDATE, { id: account.id, c: { secretKey: [secret] } });
     expect(bad.errors?.[0]?.extensions?.code).toBe("invalid_argument");
     expectNoSecret("refusal", JSON.stringify(bad), [secret]);
-    // A real provider needs credentials; capabilities are the sandbox's alone; a provider without an adapter is refused.
-    expect((await gql(CREATE, { t: t.tenantId, p: "PAGARME", n: "pg", c: { secretKey: secret } })).errors?.[0]?.extensions?.code).toBe("invalid_argument");
+    // A real provider's credentials are checked live; a key not of its shape is refused before any call.
+    expect((await gql(CREATE, { t: t.tenantId, p: "PAGARME", n: "pg", c: { secretKey: "not-a-pagarme-key" } })).errors?.[0]?.extensions?.code).toBe("gateway_credentials_invalid");
     expect((await gql(CREATE, { t: t.tenantId, p: "sandbox", n: "lower" })).errors?.[0]?.extensions?.code).toBe("invalid_argument"); // enum names only
     // A name taken in the tenant: 409.
     expect((await gql(CREATE, { t: t.tenantId, p: "SANDBOX", n: "ok" })).errors?.[0]?.extensions?.code).toBe("conflict");
