@@ -92,6 +92,8 @@ export const ERROR_CATALOG = {
   gateway_credentials_invalid: { status: 422, error: "the gateway refused the credentials", code: "gateway_credentials_invalid" },
   /** Saturation (no database connection freed up in time): nothing was written; retry after Retry-After. */
   overloaded: { status: 503, error: "service temporarily overloaded; retry shortly", code: "unavailable" },
+  /** The /v1 facade could not reach the GraphQL core (GRAPHQL_URL) or it did not answer in time. */
+  core_unavailable: { status: 503, error: "service temporarily unavailable; retry shortly", code: "unavailable" },
   internal: { status: 500, error: "internal error", code: "internal" },
 } as const satisfies Record<string, CatalogEntry>;
 
