@@ -24,6 +24,15 @@ export const ADAPTER_DEFAULTS: Record<string, Capabilities> = {
   // Pix orders with expires_in up to 10 years (docs.pagar.me/reference/pix-2). Minimum: R$1.00, the floor
   // Brazilian acquirers apply to card charges (not stated on Pagar.me's v5 pages; conservative).
   pagarme: { sumsPartialRefunds: true, capturesCardOnlyOnPaymentPage: false, minimumChargeCents: 100, supportsPix: true, supportsCard: true },
+  // Mercado Pago (Checkout API): a saved card is charged again only with its CVV captured anew on a page
+  // (mercadopago.com.br/developers/en/docs/checkout-api/cards-and-customers-management/receive-payments-with-saved-cards);
+  // card on file without CVV needs Automatic Payments, whose card is established by a payment too
+  // (mercadopago.com.br/developers/en/docs/automatic-payments/recurring-charges): card captured only on a payment page.
+  // Refunds: POST /v1/payments/{id}/refunds with amount, partial ones adding up to the payment
+  // (mercadopago.com.br/developers/en/reference/chargebacks/_payments_id_refunds/post). Pix QR 30 min to 30 days,
+  // 24 h by default (date_of_expiration, mercadopago.com.br/developers/en/docs/checkout-api/integration-configuration/integrate-pix).
+  // Minimum: R$1.00 (not stated on Mercado Pago's pages; the floor Brazilian acquirers apply to card charges, conservative).
+  mercadopago: { sumsPartialRefunds: true, capturesCardOnlyOnPaymentPage: true, minimumChargeCents: 100, supportsPix: true, supportsCard: true },
 };
 
 export const KNOWN_PROVIDERS = Object.keys(ADAPTER_DEFAULTS);
