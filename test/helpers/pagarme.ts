@@ -1,0 +1,95 @@
+// A tenant whose offer is at a Pagar.me account pointing at the fake (apiBaseUrl, allowed in tests by
+// GATEWAY_ALLOW_BASE_URL_OVERRIDE), and what the Pagar.me tests share: the hosted checkout's JSON post (the
+// tokenizecard.js token, or Pix), Pagar.me's unsigned notices to POST /gateways/{id}/webhooks, reads of
+// our payments and of the fake's ledger.
+import { randomBytes } from "node:crypto";
+import { expect } from "vitest";
+import { startFakePagarme, type FakePagarme } from "../fakes/pagarme/fake-pagarme.ts";
+import { CPF } from "./billing.ts";
+import { call, get, op } from "./http.ts";
+import { testService, type TestService } from "./service.ts";
+import { newTenant, type TestTenant } from "./tenant.ts";
+
+type Obj = Record<string, any>;
+const hex = (n: number) => randomBytes(n).toString("hex");
+export const PAGARME_SECRET_KEY = `sk_test_${hex(16)}`;
+export const PAGARME_PUBLIC_KEY = `pk_test_${hex(16)}`;
+
+export interface PagarmeOffer {
+  t: TestTenant;
+  accountId: string;
+  offerId: string;
+}
+
+export async function pagarmeOffer(
+  fake: FakePagarme,
+  opts: { credentials?: Record<string, string>; priceCents?: number; t?: TestTenant; interval?: "MONTH" | "YEAR" } = {},
+): Promise<PagarmeOffer> {
+  const t = opts.t ?? (await newTenant());
+  const { createGatewayAccount } = await op(
+    `mutation($t: ID!, $c: JSON, $u: String, $n: String!) { createGatewayAccount(tenantId: $t, provider: PAGARME, name: $n, credentials: $c, apiBaseUrl: $u) { id } }`,
+    { t: t.tenantId, c: opts.credentials ?? { secretKey: PAGARME_SECRET_KEY, publicKey: PAGARME_PUBLIC_KEY }, u: fake.url, n: `pagarme-${hex(3)}` },
+  );
+  const { createOffer } = await op(
+    `mutation($t: ID!, $p: ID!, $g: String!, $c: Int!, $i: BillingInterval!) { createOffer(tenantId: $t, planId: $p, name: "Pro Pagar.me", interval: $i, priceCents: $c, currency: "BRL",
+       gateway: $g, collectionMethods: [CARD_AUTO, PIX_MANUAL], trialDays: 0) { id } }`,
+    { t: t.tenantId, p: t.planId, g: createGatewayAccount.id, c: opts.priceCents ?? 4990, i: opts.interval ?? "MONTH" },
+  );
+  return { t, accountId: createGatewayAccount.id, offerId: createOffer.id };
+}
+
+/** The shared test service and a fake Pagar.me accepting this file's keys (close the fake in afterAll). */
+export async function startPagarmeTestbed(): Promise<{ fake: FakePagarme; svc: TestService }> {
+  const svc = await testService();
+  return { svc, fake: await startFakePagarme({ secretKey: PAGARME_SECRET_KEY, publicKey: PAGARME_PUBLIC_KEY }) };
+}
+
+/** The hosted checkout's JSON post: the token tokenizecard.js made (card) or Pix. */
+export async function pagarmeCheckout(s: PagarmeOffer, pay: { token: string } | "pix") {
+  const ext = `ext-${Math.random().toString(36).slice(2, 10)}`;
+  const body: Obj = { external_id: ext, name: "Maria Silva", email: `${ext}@example.com`, phone: "11987654321", doc: CPF };
+  Object.assign(body, pay === "pix" ? { method: "pix" } : { method: "card", payment_method_id: pay.token });
+  return call("POST", `/checkout/${s.offerId}`, { body, as: "json", headers: { accept: "application/json" } });
+}
+
+/** A Pagar.me tenant with a subscription made on the hosted checkout; fails the test if refused. */
+export async function pagarmeSubscription(fake: FakePagarme, pay: { card: string } | "pix" = { card: "4000000000000010" }, opts: { priceCents?: number } = {}) {
+  const s = await pagarmeOffer(fake, opts);
+  const r = await pagarmeCheckout(s, pay === "pix" ? "pix" : { token: fake.tokenFor(pay.card) });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return { ...s, subscriptionId: r.body.subscription_id as string, answer: r.body };
+}
+
+/** Posts a Pagar.me notice (unsigned JSON, as Pagar.me sends it) to the account's webhook address. */
+export async function deliverNotice(accountId: string, notice: Obj) {
+  const { baseUrl } = await testService();
+  const res = await fetch(`${baseUrl}/gateways/${accountId}/webhooks`, { method: "POST", headers: { "content-type": "application/json", "user-agent": "Pagar.me-Webhooks" }, body: JSON.stringify(notice) });
+  return { status: res.status, body: (await res.json().catch(() => null)) as Obj };
+}
+
+/** Our payments of a subscription, oldest first, straight from the database (ids, keys, Pagar.me ids). */
+export async function paymentsOf(subscriptionId: string) {
+  return (await testService()).runtime.db.prisma.payment.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });
+}
+
+/** The subscription's saved Pagar.me card: the cus_ and card_ of its token. */
+export async function savedCardOf(subscriptionId: string) {
+  const sub = await (await testService()).runtime.db.prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: { paymentMethod: true } });
+  const [customer, card] = (sub.paymentMethod?.token ?? "").split("|");
+  return { customer: customer!, card: card! };
+}
+
+/** Pagar.me's side of one of our charge keys: the orders whose code is the key, and the charges paid under it. */
+export function pagarmeSideOf(fake: FakePagarme, idempotencyKey: string) {
+  const orders = fake.ordersFor(idempotencyKey);
+  return { orders: orders.length, status: orders.map((o) => o.status), charges: fake.chargesFor(idempotencyKey) };
+}
+
+/** The tenant's events of a subscription as `type:status`, oldest first (GET /v1/events). */
+export async function eventsOf(readKey: string, subscriptionId: string): Promise<string[]> {
+  const res = await get(`/v1/events?limit=500`, readKey);
+  expect(res.status).toBe(200);
+  return (res.body.results as Obj[]).filter((e) => e.data?.subscription_id === subscriptionId).map((e) => `${e.type}:${e.data.status}`);
+}
+
+export const subscriptionOf = async (readKey: string, id: string) => (await get(`/v1/subscriptions/${id}`, readKey)).body;
