@@ -30,7 +30,7 @@ export async function buildService(
   // /graphql's per-key and failed-authentication counters share /v1's stores (schema/graphql-rate-limit.ts).
   const yoga = createGraphQL(runtime, { storeFor });
   // Hosted pages and their limits (attempt-limits.ts), the demo receiver, the pages' icon and gateway webhooks (raw body).
-  const hosted = [checkoutRouter(runtime, { storeFor }), payRouter(runtime, { storeFor }), demoReceiverRouter(runtime, { storeFor }), faviconRouter(), gatewayWebhooksRouter(runtime)];
+  const hosted = [checkoutRouter(runtime, { storeFor }), payRouter(runtime, { storeFor }), demoReceiverRouter(runtime, { storeFor }), faviconRouter(), gatewayWebhooksRouter(runtime, { storeFor })];
   const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: hosted });
   return { runtime, yoga, app };
 }
