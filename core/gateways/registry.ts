@@ -8,6 +8,8 @@ import { SandboxAdapter } from "./sandbox-adapter.ts";
 import { StripeAdapter } from "./stripe-adapter.ts";
 import { PagarmeAdapter } from "./pagarme-adapter.ts";
 import { pagarmePayerLookup } from "./pagarme-payer.ts";
+import { MercadoPagoAdapter } from "./mercadopago-adapter.ts";
+import { mercadopagoPayerLookup } from "./mercadopago-payer.ts";
 
 export interface Gateways {
   adapter(provider: string): GatewayAdapter;
@@ -52,10 +54,12 @@ export function createGateways(prisma: PrismaClient, vault: CredentialsVault, cl
   // A real adapter is registered here and given `credentials`.
   const stripe = new StripeAdapter(credentials);
   const pagarme = new PagarmeAdapter(credentials, { payerOf: pagarmePayerLookup(prisma) });
+  const mercadopago = new MercadoPagoAdapter(credentials, { payerOf: mercadopagoPayerLookup(prisma) });
   const adapters = new Map<string, GatewayAdapter>([
     [sandbox.provider, sandbox],
     [stripe.provider, stripe],
     [pagarme.provider, pagarme],
+    [mercadopago.provider, mercadopago],
   ]);
   return {
     sandbox,
