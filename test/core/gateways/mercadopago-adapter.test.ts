@@ -189,7 +189,7 @@ describe("Mercado Pago adapter: Pix", () => {
     const k = key();
     const expiresAt = new Date(Date.now() + 3 * 3600_000);
     const pix = await adapter.createPixCharge(ACCOUNT, { amountCents: cents(4990), currency: "BRL", idempotencyKey: k, reference: k.split(":")[0]!, expiresAt, payer: { name: "Maria Silva", email: "maria@example.com", doc: null, phone: null } }, now());
-    expect(parseBrCode(pix.copyPaste).get("54")).toBe("49.90");
+    expect(parseBrCode(pix.copyPaste)?.get("54")).toBe("49.90");
     expect(Math.abs(pix.expiresAt.getTime() - expiresAt.getTime())).toBeLessThan(5_000);
     const req = fake.requests.find((r) => r.path === "/v1/payments")!;
     expect(req).toMatchObject({ idempotencyKey: k, body: { payment_method_id: "pix", payer: { email: "maria@example.com", first_name: "Maria" }, external_reference: k } });
