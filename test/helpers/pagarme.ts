@@ -48,7 +48,7 @@ export async function startPagarmeTestbed(): Promise<{ fake: FakePagarme; svc: T
 export async function pagarmeCheckout(s: PagarmeOffer, pay: { token: string } | "pix") {
   const ext = `ext-${Math.random().toString(36).slice(2, 10)}`;
   const body: Obj = { external_id: ext, name: "Maria Silva", email: `${ext}@example.com`, phone: "11987654321", doc: CPF };
-  Object.assign(body, pay === "pix" ? { method: "pix" } : { method: "card", payment_method_id: pay.token });
+  Object.assign(body, pay === "pix" ? { method: "pix" } : { method: "card", pagarme_token: pay.token });
   return call("POST", `/checkout/${s.offerId}`, { body, as: "json", headers: { accept: "application/json" } });
 }
 

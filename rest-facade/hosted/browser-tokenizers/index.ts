@@ -1,10 +1,12 @@
 // The registry of browser tokenizers: one line per provider whose card is typed only into its own
 // script's fields (types.ts says what a tokenizer declares and how to add one).
+import { pagarmeTokenizer } from "./pagarme.ts";
 import { stripeTokenizer } from "./stripe.ts";
 import type { BrowserTokenizer } from "./types.ts";
 
 const TOKENIZERS: BrowserTokenizer[] = [
   stripeTokenizer,
+  pagarmeTokenizer,
 ];
 
 const BY_PROVIDER = new Map(TOKENIZERS.map((t) => [t.provider, t]));

@@ -261,17 +261,17 @@ export class FakePagarme {
 
     on("get", "/customers", (_b, req) => this.list([...this.customers.values()], req, (c) => !req.query.code || c.code === req.query.code));
     on("post", "/customers", (b) => this.createCustomer(b));
-    on("get", "/customers/:id", (_b, req) => copy(this.get(this.customers, req.params.id!, "Customer")));
-    on("put", "/customers/:id", (b, req) => this.updateCustomer(req.params.id!, b));
-    on("post", "/customers/:id/cards", (b, req) => this.createCard(req.params.id!, b));
-    on("get", "/customers/:id/cards/:cardId", (_b, req) => copy(this.get(this.cards, req.params.cardId!, "Card")));
+    on("get", "/customers/:id", (_b, req) => copy(this.get(this.customers, String(req.params.id), "Customer")));
+    on("put", "/customers/:id", (b, req) => this.updateCustomer(String(req.params.id), b));
+    on("post", "/customers/:id/cards", (b, req) => this.createCard(String(req.params.id), b));
+    on("get", "/customers/:id/cards/:cardId", (_b, req) => copy(this.get(this.cards, String(req.params.cardId), "Card")));
     on("post", "/orders", (b, _req, key) => this.createOrder(b, key));
     on("get", "/orders", (_b, req) => this.list([...this.orders.values()], req, (o) => !req.query.code || o.code === req.query.code));
-    on("get", "/orders/:id", (_b, req) => copy(this.get(this.orders, req.params.id!, "Order")));
-    on("get", "/charges/:id", (_b, req) => copy(this.get(this.charges, req.params.id!, "Charge")));
-    on("delete", "/charges/:id", (b, req) => this.cancelCharge(req.params.id!, b));
+    on("get", "/orders/:id", (_b, req) => copy(this.get(this.orders, String(req.params.id), "Order")));
+    on("get", "/charges/:id", (_b, req) => copy(this.get(this.charges, String(req.params.id), "Charge")));
+    on("delete", "/charges/:id", (b, req) => this.cancelCharge(String(req.params.id), b));
 
-    app.post("/_test/pix/:id/pay", (req, res) => void res.json(this.payPix(req.params.id!)));
+    app.post("/_test/pix/:id/pay", (req, res) => void res.json(this.payPix(String(req.params.id))));
     app.use((req, res) => void res.status(404).json({ message: `No HTTP resource was found that matches the request URI '${req.path}'.` }));
     return app;
   }

@@ -10,7 +10,6 @@ export function tokenizeCardScript(): string {
   return `(function () {
   var me = document.currentScript;
   var origin = new URL(me.src).origin;
-  var appId = me.getAttribute("data-pagarmecheckout-app-id");
   function field(form, name) {
     var el = form.querySelector('[data-pagarmecheckout-element="' + name + '"]');
     return el ? String(el.value || "").trim() : "";
@@ -25,20 +24,19 @@ export function tokenizeCardScript(): string {
       var forms = document.querySelectorAll("form[data-pagarmecheckout-form]");
       Array.prototype.forEach.call(forms, function (form) {
         form.addEventListener("submit", function (ev) {
-          if (form.getAttribute("data-pagarmecheckout-skip") === "true") return;
           ev.preventDefault();
-          fetch(origin + "/core/v5/tokens?appId=" + encodeURIComponent(appId || ""), {
+          // The app id is read when the card is sent, so a page may set it after loading the script.
+          var appId = me.getAttribute("data-pagarmecheckout-app-id") || "";
+          fetch(origin + "/core/v5/tokens?appId=" + encodeURIComponent(appId), {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify({ type: "card", card: card(form) }),
           }).then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); }).then(function (r) {
             if (!r.ok) { if (fail) fail(r.body); return; }
-            var old = form.querySelector("input[name=pagarmetoken-0]");
-            if (old) old.remove();
             var hidden = document.createElement("input");
             hidden.type = "hidden"; hidden.name = "pagarmetoken-0"; hidden.value = r.body.id;
             form.appendChild(hidden);
-            if (!success || success(r.body) !== false) form.submit();
+            if (!success || success(r.body) === true) form.submit();
           }, function (e) { if (fail) fail({ message: String(e) }); });
         });
       });
