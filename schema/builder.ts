@@ -26,7 +26,8 @@ export const builder = new SchemaBuilder<{
   AuthScopes: Scopes;
   DefaultFieldNullability: false;
   Scalars: {
-    DateTime: { Input: Date; Output: Date };
+    // Output may be an ISO string already (typed views of stored JSON, e.g. event data).
+    DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
   };
 }>({

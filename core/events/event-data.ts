@@ -2,8 +2,10 @@
 // order event data, referral event data). Each loads its subject inside the caller's transaction,
 // so the data is the state as it stands after the change that emits the event.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import { lastPaymentPayload } from "../payments/payment-payload.ts";
-import { subscriptionDetailInclude, subscriptionPayload } from "../subscriptions/subscription-payload.ts";
+import { orderEventBody } from "../orders/order-body.ts";
+import { paymentFields, lastPaymentPayload } from "../payments/payment-payload.ts";
+import { referralEventBody } from "../referrals/referral-body.ts";
+import { subscriptionDetailInclude, subscriptionPayload, trackingFields } from "../subscriptions/subscription-payload.ts";
 import type { Tx } from "./record-event.ts";
 
 export type EventData = Record<string, unknown>;
@@ -45,25 +47,25 @@ export function orderData(
   order: OrderRow,
   plan: { name: string; entitlements: Prisma.JsonValue },
   offer: { grantDays: number | null },
-  payment: Parameters<typeof lastPaymentPayload>[0] | null,
+  payment: Parameters<typeof paymentFields>[0] | null,
 ): EventData {
-  return {
-    order_id: order.id,
-    status: order.status.toLowerCase(),
-    customer: { id: order.customer.id, email: order.customer.email, external_id: order.customer.externalId },
-    plan_id: order.planId,
-    plan_name: plan.name,
+  return orderEventBody({
+    orderId: order.id,
+    status: order.status,
+    customer: order.customer,
+    planId: order.planId,
+    planName: plan.name,
     quantity: order.quantity,
-    amount_cents: order.amountCents,
-    unit_amount_cents: order.unitAmountCents,
+    amountCents: order.amountCents,
+    unitAmountCents: order.unitAmountCents,
     currency: order.currency,
-    paid_at: order.paidAt ? order.paidAt.toISOString() : null,
-    target_subscription_id: order.targetSubscriptionId,
-    entitlements: (plan.entitlements ?? {}) as Record<string, unknown>,
-    grant_days: offer.grantDays ?? 0,
-    payment: payment ? lastPaymentPayload(payment) : null,
-    tracking: (order.tracking ?? null) as Record<string, unknown> | null,
-  };
+    paidAt: order.paidAt ? order.paidAt.toISOString() : null,
+    targetSubscriptionId: order.targetSubscriptionId,
+    entitlements: plan.entitlements ?? {},
+    grantDays: offer.grantDays ?? 0,
+    payment: payment ? paymentFields(payment) : null,
+    tracking: trackingFields(order.tracking),
+  });
 }
 
 /**
@@ -97,9 +99,9 @@ export function referralData(
   program: { rewardKind: string; rewardValue: number; rewardCycles: number } | null,
 ): EventData {
   const snap = (referral.reward ?? null) as { kind?: string; value?: number; cycles?: number } | null;
-  return {
-    referral_id: referral.id,
-    status: referral.status.toLowerCase(),
+  return referralEventBody({
+    referralId: referral.id,
+    status: referral.status,
     referrer,
     referred,
     reward: {
@@ -107,5 +109,5 @@ export function referralData(
       value: snap?.value ?? program?.rewardValue ?? null,
       cycles: snap?.cycles ?? program?.rewardCycles ?? null,
     },
-  };
+  });
 }

@@ -1,12 +1,14 @@
-// The webhook envelope, also the element of GET /v1/events.
+// The webhook envelope, also the element of GET /v1/events. Pure: the webhook sender and the REST
+// facade's events serializer both build it here.
 export interface EventRow {
   id: string;
   tenantId: string;
   type: string;
   data: unknown;
-  createdAt: Date;
+  createdAt: Date | string;
 }
 
 export function eventEnvelope(e: EventRow) {
-  return { id: e.id, type: e.type, created_at: e.createdAt.toISOString(), tenant_id: e.tenantId, data: e.data };
+  const createdAt = typeof e.createdAt === "string" ? e.createdAt : e.createdAt.toISOString();
+  return { id: e.id, type: e.type, created_at: createdAt, tenant_id: e.tenantId, data: e.data };
 }

@@ -1,7 +1,20 @@
-// Gateway event row of the contract. The row holds no personal data and no secret by construction.
-import type { GatewayEvent } from "../../generated/prisma/client.ts";
+// Gateway event row of the contract, from the camelCase fields of the GraphQL GatewayEvent type.
+// Pure (the REST facade builds GET /v1/subscriptions/{id}/gateway-events with it). The row holds no
+// personal data and no secret by construction.
+export interface GatewayEventFields {
+  id: string;
+  provider: string;
+  kind: string;
+  outcome: string;
+  code: string;
+  gatewayId: string;
+  detailCode: string;
+  httpStatus: number;
+  amountCents: number;
+  createdAt: string;
+}
 
-export function gatewayEventRow(e: GatewayEvent) {
+export function gatewayEventBody(e: GatewayEventFields) {
   return {
     id: e.id,
     provider: e.provider,
@@ -12,6 +25,6 @@ export function gatewayEventRow(e: GatewayEvent) {
     detail_code: e.detailCode,
     http_status: e.httpStatus,
     amount_cents: e.amountCents,
-    created_at: e.createdAt.toISOString(),
+    created_at: e.createdAt,
   };
 }

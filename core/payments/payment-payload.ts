@@ -1,72 +1,64 @@
-// Payment shapes of the contract: the payment row, the payment detail (with items) and last_payment.
+// A payment row read as the GraphQL Payment fields (camelCase, API statuses), for the core's own
+// bodies (webhook data); the snake_case shapes themselves live in payment-body.ts.
 import type { Payment, PaymentItem, Prisma } from "../../generated/prisma/client.ts";
 import { MONEY_TAKEN } from "./transitions.ts";
+import { lastPaymentBody, paymentDetailBody, paymentRowBody, type CardMaskFields, type PaymentFields, type PaymentItemFields } from "./payment-body.ts";
 
 export const paymentRowInclude = {
-  customer: { select: { externalId: true, email: true } },
+  customer: true,
 } satisfies Prisma.PaymentInclude;
 
 export type PaymentForRow = Prisma.PaymentGetPayload<{ include: typeof paymentRowInclude }>;
 
-/** UNKNOWN (gateway outcome not yet reconciled) reads as processing on the API. */
-export function apiPaymentStatus(status: Payment["status"]): string {
-  return status === "UNKNOWN" ? "processing" : status.toLowerCase();
+/** UNKNOWN (gateway outcome not yet reconciled) reads as PROCESSING on the API. */
+export function apiPaymentStatus(status: Payment["status"]): Exclude<Payment["status"], "UNKNOWN"> {
+  return status === "UNKNOWN" ? "PROCESSING" : status;
 }
 
-const card = (p: Payment) => (p.cardBrand && p.cardLast4 ? { brand: p.cardBrand, last4: p.cardLast4 } : null);
+export const cardOf = (p: Pick<Payment, "cardBrand" | "cardLast4">): CardMaskFields | null =>
+  p.cardBrand && p.cardLast4 ? { brand: p.cardBrand, last4: p.cardLast4 } : null;
 
-export function paymentRow(p: PaymentForRow) {
+/** What the customer actually paid: the amount once money was taken (even if refunded later), else 0. */
+export const paidAmountCents = (p: Pick<Payment, "status" | "amountCents">) =>
+  (MONEY_TAKEN as readonly string[]).includes(p.status) ? p.amountCents : 0;
+
+export const paymentReference = (p: Pick<Payment, "subscriptionId" | "orderId">) =>
+  p.subscriptionId ? { type: "subscription", id: p.subscriptionId } : p.orderId ? { type: "order", id: p.orderId } : null;
+
+export const itemRefunded = (i: Pick<PaymentItem, "amountCents" | "refundedAmountCents">) => i.refundedAmountCents >= i.amountCents && i.amountCents > 0;
+
+export function paymentFields(p: Payment, customer: { externalId: string; email: string } = { externalId: "", email: "" }): PaymentFields {
   return {
-    payment_id: p.id,
+    id: p.id,
     status: apiPaymentStatus(p.status),
-    kind: p.kind.toLowerCase(),
-    method: p.method.toLowerCase(),
-    method_kind: p.methodKind,
-    amount_cents: p.amountCents,
+    kind: p.kind,
+    method: p.method,
+    methodKind: p.methodKind,
+    amountCents: p.amountCents,
+    paidAmountCents: paidAmountCents(p),
     currency: p.currency,
-    refunded_amount_cents: p.refundedAmountCents,
-    refund_in_flight: p.refundInFlight,
-    refund_reason: p.refundReason,
-    failure_code: p.failureCode,
-    gateway_charge_id: p.gatewayChargeId,
+    refundedAmountCents: p.refundedAmountCents,
+    refundInFlight: p.refundInFlight,
+    refundReason: p.refundReason,
+    failureCode: p.failureCode,
+    gatewayChargeId: p.gatewayChargeId,
     provider: p.provider,
-    card: card(p) ?? { brand: null, last4: null },
-    paid_at: p.paidAt ? p.paidAt.toISOString() : null,
-    reference: p.subscriptionId
-      ? { type: "subscription", id: p.subscriptionId }
-      : p.orderId
-        ? { type: "order", id: p.orderId }
-        : null,
-    customer: { external_id: p.customer.externalId, email: p.customer.email },
+    card: cardOf(p),
+    paidAt: p.paidAt ? p.paidAt.toISOString() : null,
+    reference: paymentReference(p),
+    customer,
   };
 }
 
-export function paymentDetail(p: PaymentForRow & { items: PaymentItem[] }) {
-  return {
-    ...paymentRow(p),
-    items: p.items.map((i) => ({
-      id: i.id,
-      kind: i.kind,
-      amount_cents: i.amountCents,
-      refunded_amount_cents: i.refundedAmountCents,
-      refunded: i.refundedAmountCents >= i.amountCents && i.amountCents > 0,
-    })),
-  };
-}
+export const itemFields = (i: PaymentItem): PaymentItemFields => ({
+  id: i.id,
+  kind: i.kind,
+  amountCents: i.amountCents,
+  refundedAmountCents: i.refundedAmountCents,
+  refunded: itemRefunded(i),
+});
 
+export const paymentRow = (p: PaymentForRow) => paymentRowBody(paymentFields(p, p.customer));
+export const paymentDetail = (p: PaymentForRow & { items: PaymentItem[] }) => paymentDetailBody({ ...paymentFields(p, p.customer), items: p.items.map(itemFields) });
 /** last_payment of subscription payloads and `payment` of order events. */
-export function lastPaymentPayload(p: Payment) {
-  return {
-    payment_id: p.id,
-    status: apiPaymentStatus(p.status),
-    method: p.method.toLowerCase(),
-    method_kind: p.methodKind,
-    card: card(p),
-    amount_cents: p.amountCents,
-    paid_amount_cents: (MONEY_TAKEN as readonly string[]).includes(p.status) ? p.amountCents : 0,
-    currency: p.currency,
-    paid_at: p.paidAt ? p.paidAt.toISOString() : null,
-    gateway_charge_id: p.gatewayChargeId,
-    gateway_provider: p.provider,
-  };
-}
+export const lastPaymentPayload = (p: Payment) => lastPaymentBody(paymentFields(p));

@@ -6,7 +6,7 @@ import { simulatePixPayment } from "../../core/sandbox/simulate-pix-payment.ts";
 import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
 import { tenantIdFor } from "../tenant-scope.ts";
-import { PaymentRowRef } from "../types/payment.ts";
+import { PaymentRef } from "../types/payment.ts";
 
 const AdvanceClockSummaryRef = builder.objectRef<AdvanceClockSummary>("AdvanceClockSummary").implement({
   description: "What advanceClock ran, by kind of duty.",
@@ -44,14 +44,14 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, ctx) => advanceClock(ctx.runtime, { tenantId: tenantIdFor(ctx, String(args.tenantId)), to: args.to as Date }),
   }),
   simulatePixPayment: t.field({
-    type: PaymentRowRef,
+    type: PaymentRef,
     description: "SANDBOX only: pay the issued Pix charge whose BR Code payload is given, as a payer's bank app would.",
     authScopes: sandboxCaller,
     args: { copyPaste: t.arg.string({ required: true, description: "The Pix copia e cola payload." }) },
     resolve: (_root, args, ctx) => simulatePixPayment(ctx.runtime, { copyPaste: args.copyPaste, tenantId: ownTenant(ctx) }),
   }),
   simulateChargeback: t.field({
-    type: PaymentRowRef,
+    type: PaymentRef,
     description: "SANDBOX only: the card network files a chargeback on a paid payment.",
     authScopes: sandboxCaller,
     args: { paymentId: t.arg.id({ required: true, description: "pay_ id." }) },

@@ -1,14 +1,14 @@
+// Customer: a customer of a tenant, with its subscriptions, payments, orders and grants.
 import { findCustomer } from "../../core/customers/find-customer.ts";
 import { listCustomerPayments } from "../../core/customers/list-customer-payments.ts";
 import { listCustomerSubscriptions } from "../../core/customers/list-customer-subscriptions.ts";
-
-import { subscriptionListItem } from "../../core/subscriptions/subscription-payload.ts";
 import { builder } from "../builder.ts";
 import { tenantIdFor } from "../tenant-scope.ts";
-import { forwardOnly, pageToConnection } from "./page.ts";
-import { PaymentRowRef } from "./payment.ts";
+import { keysetConnection, forwardOnly, pageToConnection } from "./page.ts";
+import { PaymentRef } from "./payment.ts";
+import { SubscriptionRef } from "./subscription.ts";
 
-builder.prismaObject("Customer", {
+export const CustomerRef = builder.prismaObject("Customer", {
   description: "A customer of a tenant, matched to the tenant's system by externalId.",
   fields: (t) => ({
     id: t.exposeID("id", { description: "cus_ id." }),
@@ -16,7 +16,22 @@ builder.prismaObject("Customer", {
     email: t.exposeString("email", { description: "E-mail, unique within the tenant." }),
     name: t.exposeString("name", { description: "Full name." }),
     phone: t.exposeString("phone", { nullable: true, description: "Mobile, E.164; null for an old customer who never gave one." }),
-    subscriptions: t.relation("subscriptions", { description: "Every subscription of the customer." }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation instant (wall clock)." }),
+    subscriptions: t.relation("subscriptions", { query: { orderBy: { id: "asc" } }, description: "Every subscription of the customer, canceled included, in id order." }),
+    orders: t.relation("orders", { query: { orderBy: { id: "asc" } }, description: "The customer's one-time orders, in id order." }),
+    payments: t.connection(
+      {
+        type: PaymentRef,
+        description: "The customer's payments, recurring and one-time, in id order (keyset).",
+        select: { tenantId: true },
+        resolve: (c, args, ctx) =>
+          keysetConnection("payment", args, (id, take) =>
+            ctx.db.prisma.payment.findMany({ where: { tenantId: c.tenantId, customerId: c.id, ...(id ? { id } : {}) }, orderBy: { id: "asc" }, take }),
+          ),
+      },
+      { name: "CustomerPaymentPageConnection", description: "A page of the customer's payments." },
+      { name: "CustomerPaymentPageEdge", description: "One payment of the page." },
+    ),
   }),
 });
 
@@ -26,11 +41,8 @@ const CustomerSubscriptions = builder
     description: "A customer's subscriptions, canceled included.",
     fields: (t) => ({
       customerId: t.string({ description: "cus_ id.", resolve: (r) => r.customer.id }),
-      payload: t.field({
-        type: "JSON",
-        description: "REST body: {customer_id, subscriptions: [list-shape payload]}.",
-        resolve: (r) => ({ customer_id: r.customer.id, subscriptions: r.subscriptions.map(subscriptionListItem) }),
-      }),
+      customer: t.field({ type: CustomerRef, description: "The customer.", resolve: (r) => r.customer }),
+      subscriptions: t.field({ type: [SubscriptionRef], description: "Every subscription, in id order.", resolve: (r) => r.subscriptions }),
     }),
   });
 
@@ -57,7 +69,7 @@ builder.queryFields((t) => ({
   }),
   customerPayments: t.connection(
     {
-      type: PaymentRowRef,
+      type: PaymentRef,
       description: "The customer's payments, recurring and one-time, in id order (keyset).",
       authScopes: { tenant: true, operator: true },
       args: {
@@ -79,4 +91,3 @@ builder.queryFields((t) => ({
     { name: "CustomerPaymentsEdge", description: "One payment of the page." },
   ),
 }));
-

@@ -1,16 +1,24 @@
-import { eventEnvelope } from "../../core/events/event-envelope.ts";
+// Event: a billing event (the outbox row behind every webhook), its data typed as a union of the
+// three data shapes of the contract: subscription payload, order data and referral data.
 import { listEvents } from "../../core/events/list-events.ts";
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
+import { EventDataRef, eventDataOf } from "./event-data.ts";
 import { forwardOnly, pageToConnection } from "./page.ts";
 
 const EventRef = builder.prismaObject("Event", {
-  description: "A billing event (the outbox row behind every webhook).",
+  description: "A billing event (the outbox row behind every webhook). Its data is the state right after the change, as sent.",
   fields: (t) => ({
     id: t.exposeID("id", { description: "evt_ id." }),
-    type: t.exposeString("type", { description: "One of the 19 event types." }),
+    type: t.exposeString("type", { description: "One of the 19 event types (subscription.activated, invoice.paid, order.paid, ...)." }),
+    tenantId: t.exposeString("tenantId", { description: "tn_ id of the tenant." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "Business time (tenant clock)." }),
-    envelope: t.field({ type: "JSON", description: "The webhook envelope {id, type, created_at, tenant_id, data}.", resolve: (e) => eventEnvelope(e) }),
+    data: t.field({
+      type: EventDataRef,
+      description: "The event's data: SubscriptionEventData, OrderEventData or ReferralEventData (select with fragments).",
+      select: { type: true, data: true },
+      resolve: (e) => eventDataOf(e.type, e.data),
+    }),
   }),
 });
 

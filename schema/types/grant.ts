@@ -8,11 +8,13 @@ builder.prismaObject("Grant", {
   fields: (t) => ({
     id: t.exposeID("id", { description: "grt_ id." }),
     orderId: t.exposeString("orderId", { description: "ord_ id of the order that bought it." }),
+    order: t.relation("order", { description: "The order that bought it." }),
     planId: t.exposeString("planId", { description: "plan_ id whose entitlements it gives." }),
     quantity: t.exposeInt("quantity", { description: "Units bought (the order's quantity)." }),
     startsAt: t.expose("startsAt", { type: "DateTime", description: "Start (payment instant, tenant clock)." }),
     endsAt: t.expose("endsAt", { type: "DateTime", description: "End: startsAt plus the offer's grant_days." }),
     revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true, description: "When a refund or chargeback revoked it." }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation instant (wall clock)." }),
   }),
 });
 

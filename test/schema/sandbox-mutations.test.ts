@@ -45,7 +45,7 @@ describe("sandbox mutations", () => {
     const sub = await subscribe(t.monthlyOfferId);
     const paymentId = (await subscription(t, sub.subscription_id)).last_payment.payment_id;
     const done = await gql(`mutation($p: ID!) { simulateChargeback(paymentId: $p) { id status } }`, { p: paymentId });
-    expect(done.data).toEqual({ simulateChargeback: { id: paymentId, status: "chargedback" } });
+    expect(done.data).toEqual({ simulateChargeback: { id: paymentId, status: "CHARGEDBACK" } });
     const twice = await gql(`mutation($p: ID!) { simulateChargeback(paymentId: $p) { id } }`, { p: paymentId });
     expect(twice.errors?.[0]?.extensions?.code).toBe("conflict");
     const missing = await gql(`mutation { simulateChargeback(paymentId: "pay_01ARZ3NDEKTSV4RRFFQ69G5FAV") { id } }`);

@@ -3,6 +3,10 @@ import { Router, type Request } from "express";
 import type { CoreClient } from "../../graphql-client.ts";
 import { ops } from "../../operations.ts";
 import { pageArgs, queryString, toPage, type Connection } from "../../params.ts";
+import { toEventEnvelope, type EventSelection } from "../../serializers/event.ts";
+import { toGatewayEventRow, type GatewayEventSelection } from "../../serializers/gateway-event.ts";
+import { toPaymentDetail, toPaymentRow, type PaymentDetailSelection, type PaymentRowSelection } from "../../serializers/payment.ts";
+import { toSubscription, toSubscriptionListItem, type SubscriptionListSelection, type SubscriptionSelection } from "../../serializers/subscription.ts";
 
 type Json = Record<string, unknown>;
 type Conn = Connection<Json>;
@@ -13,23 +17,23 @@ export function readRoutes(core: CoreClient, headers: (req: Request) => Record<s
 
   r.get("/subscriptions", async (req, res) => {
     const status = req.query.status;
-    const data = await q<{ subscriptions: Conn }>(req, ops.listSubscriptions, {
+    const data = await q<{ subscriptions: Connection<SubscriptionListSelection> }>(req, ops.listSubscriptions, {
       ...pageArgs(req),
       // A repeated status parameter means the same as commas.
       status: Array.isArray(status) ? status.join(",") : queryString(req, "status"),
       offerId: queryString(req, "offer_id"),
     });
-    res.json(toPage(data.subscriptions, (n) => n.listItem));
+    res.json(toPage(data.subscriptions, toSubscriptionListItem));
   });
 
   r.get("/subscriptions/:id", async (req, res) => {
-    const data = await q<{ subscription: { payload: Json } }>(req, ops.getSubscription, { id: req.params.id });
-    res.json(data.subscription.payload);
+    const data = await q<{ subscription: SubscriptionSelection }>(req, ops.getSubscription, { id: req.params.id });
+    res.json(toSubscription(data.subscription));
   });
 
   r.get("/subscriptions/:id/gateway-events", async (req, res) => {
-    const data = await q<{ subscription: { gatewayEvents: Json[] } }>(req, ops.listSubscriptionGatewayEvents, { id: req.params.id });
-    res.json({ results: data.subscription.gatewayEvents });
+    const data = await q<{ subscription: { gatewayEvents: GatewayEventSelection[] } }>(req, ops.listSubscriptionGatewayEvents, { id: req.params.id });
+    res.json({ results: data.subscription.gatewayEvents.map(toGatewayEventRow) });
   });
 
   r.get("/subscriptions/:id/payment-link", async (req, res) => {
@@ -54,23 +58,29 @@ export function readRoutes(core: CoreClient, headers: (req: Request) => Record<s
   });
 
   r.get("/customers/:externalId/subscriptions", async (req, res) => {
-    const data = await q<{ customerSubscriptions: { payload: Json } }>(req, ops.listCustomerSubscriptions, { externalId: req.params.externalId });
-    res.json(data.customerSubscriptions.payload);
+    const data = await q<{ customerSubscriptions: { customerId: string; subscriptions: SubscriptionListSelection[] } }>(req, ops.listCustomerSubscriptions, {
+      externalId: req.params.externalId,
+    });
+    const { customerId, subscriptions } = data.customerSubscriptions;
+    res.json({ customer_id: customerId, subscriptions: subscriptions.map(toSubscriptionListItem) });
   });
 
   r.get("/customers/:externalId/payments", async (req, res) => {
-    const data = await q<{ customerPayments: Conn }>(req, ops.listCustomerPayments, { externalId: req.params.externalId, ...pageArgs(req) });
-    res.json(toPage(data.customerPayments, (n) => n.payload));
+    const data = await q<{ customerPayments: Connection<PaymentRowSelection> }>(req, ops.listCustomerPayments, {
+      externalId: req.params.externalId,
+      ...pageArgs(req),
+    });
+    res.json(toPage(data.customerPayments, toPaymentRow));
   });
 
   r.get("/payments/:id", async (req, res) => {
-    const data = await q<{ payment: { payload: Json } }>(req, ops.getPayment, { id: req.params.id });
-    res.json(data.payment.payload);
+    const data = await q<{ payment: PaymentDetailSelection }>(req, ops.getPayment, { id: req.params.id });
+    res.json(toPaymentDetail(data.payment));
   });
 
   r.get("/events", async (req, res) => {
-    const data = await q<{ events: Conn }>(req, ops.listEvents, { ...pageArgs(req), type: queryString(req, "type") });
-    res.json(toPage(data.events, (n) => n.envelope));
+    const data = await q<{ events: Connection<EventSelection> }>(req, ops.listEvents, { ...pageArgs(req), type: queryString(req, "type") });
+    res.json(toPage(data.events, toEventEnvelope));
   });
 
   return r;
