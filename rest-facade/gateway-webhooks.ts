@@ -35,7 +35,10 @@ export function gatewayWebhooksRouter(runtime: Runtime, opts: { storeFor?: (pref
   router.post(PATH, express.raw({ type: () => true, limit: BODY_LIMIT }), async (req, res, next) => {
     try {
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const applied = await applyGatewayNotification(runtime, { gatewayAccountId: req.params.gatewayAccountId!, rawBody, headers: req.headers });
+      // The query string as sent, first value of each name (Mercado Pago signs the data.id it puts there).
+      const query: Record<string, string> = {};
+      for (const [name, value] of new URLSearchParams(req.originalUrl.split("?")[1] ?? "")) query[name] ??= value;
+      const applied = await applyGatewayNotification(runtime, { gatewayAccountId: req.params.gatewayAccountId!, rawBody, headers: req.headers, query });
       res.status(200).json({ received: true, event_id: applied.eventId, result: applied.result });
     } catch (err) {
       next(err);

@@ -205,6 +205,8 @@ export interface GatewayAdapter {
     webhookSecret: string,
     now: Date,
     account: GatewayAccountRef,
+    /** The notice URL's query parameters (Mercado Pago signs the `data.id` of its query string). */
+    query?: Record<string, string | undefined>,
   ): WebhookParseResult | Promise<WebhookParseResult>;
   /**
    * False for a provider whose notices carry no signature to check (Pagar.me v5): the route does not ask the

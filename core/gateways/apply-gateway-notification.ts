@@ -35,7 +35,7 @@ const UNSETTLED = ["UNKNOWN", "PROCESSING"] as const;
 
 export async function applyGatewayNotification(
   runtime: Runtime,
-  input: { gatewayAccountId: string; rawBody: Buffer; headers: Record<string, string | string[] | undefined> },
+  input: { gatewayAccountId: string; rawBody: Buffer; headers: Record<string, string | string[] | undefined>; query?: Record<string, string | undefined> },
 ): Promise<AppliedNotification> {
   const prisma = runtime.db.prisma;
   // Account ids are global: the id in the path names the account, and with it the tenant.
@@ -53,7 +53,7 @@ export async function applyGatewayNotification(
   }
   if (!secret && adapter.webhookSecretRequired !== false) throw refused("this gateway account has no webhook secret");
   // The signature's age is the provider's real time, not a sandbox tenant's clock.
-  const parsed = await adapter.parseWebhook(input.rawBody, input.headers, secret, runtime.wallClock.now(), accountRef(account));
+  const parsed = await adapter.parseWebhook(input.rawBody, input.headers, secret, runtime.wallClock.now(), accountRef(account), input.query);
   if (!parsed.ok) {
     runtime.logger.warn({ gateway_account_id: account.id, reason: parsed.reason }, "gateway webhook refused");
     throw refused(`notice refused: ${parsed.reason}`);
