@@ -52,7 +52,8 @@ export function createGateways(prisma: PrismaClient, vault: CredentialsVault, cl
   };
   const sandbox = new SandboxAdapter(prisma);
   // A real adapter is registered here and given `credentials`.
-  const stripe = new StripeAdapter(credentials);
+  // The payer lookup is shared with Pagar.me: a Stripe Pix names its payer in billing_details.
+  const stripe = new StripeAdapter(credentials, { payerOf: pagarmePayerLookup(prisma) });
   const pagarme = new PagarmeAdapter(credentials, { payerOf: pagarmePayerLookup(prisma) });
   const mercadopago = new MercadoPagoAdapter(credentials, { payerOf: mercadopagoPayerLookup(prisma) });
   const adapters = new Map<string, GatewayAdapter>([

@@ -62,7 +62,18 @@ export interface StripeAdapterOptions {
   timeoutMs?: number;
   /** Stripe's own clock, for the fetchStatus lookback window (Stripe's `created` is real time, not a sandbox clock). */
   wallClock?: Clock;
+  /** Who pays behind one of our references (inv_/ord_/cus_), for a Pix's billing details when the caller has none at hand. */
+  payerOf?: (account: GatewayAccountRef, reference: string) => Promise<PixPayer | null>;
 }
+
+type PixPayer = NonNullable<PixRequest["payer"]>;
+
+/**
+ * Latin American countries: Stripe takes a Pix payer's tax id (CPF/CNPJ) only when a Latin American buyer
+ * pays a seller outside Latin America (a US account must send it; a Brazilian one is refused
+ * tax_id_prohibited) — docs.stripe.com/changelog/basil/2025-04-30/add-tax-id-to-billing-details.
+ */
+const LATAM = new Set(["AR", "BO", "BR", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PY", "SV", "UY", "VE"]);
 
 type StripeErr = InstanceType<typeof Stripe.errors.StripeError>;
 const isStripeError = (err: unknown): err is StripeErr => err instanceof Stripe.errors.StripeError;
@@ -97,6 +108,8 @@ export class StripeAdapter implements GatewayAdapter {
   readonly provider = "stripe";
   readonly defaults = ADAPTER_DEFAULTS.stripe!;
   private readonly clients = new Map<string, Stripe>();
+  /** Each client's account country (Pix billing details), asked once. */
+  private readonly countries = new WeakMap<Stripe, Promise<string | null>>();
   private readonly clock: Clock;
 
   constructor(
@@ -179,13 +192,14 @@ export class StripeAdapter implements GatewayAdapter {
     const stripeNow = Math.floor(this.clock.now().getTime() / 1000);
     const skew = Math.abs(Math.floor(now.getTime() / 1000) - stripeNow) > 300 ? Math.floor(now.getTime() / 1000) - stripeNow : 0;
     const expiresAt = Math.min(Math.max(Math.floor(req.expiresAt.getTime() / 1000) - skew, stripeNow + 120), stripeNow + 14 * 86400);
+    const billing = await this.pixBillingDetails(stripe, account, req);
     const create = (idempotencyKey: string) =>
       stripe.paymentIntents.create(
         {
           amount: req.amountCents,
           currency: req.currency.toLowerCase(),
           allowed_payment_method_types: ["pix"],
-          payment_method_data: { type: "pix" },
+          payment_method_data: { type: "pix", ...(billing ? { billing_details: billing } : {}) },
           payment_method_options: { pix: { expires_at: expiresAt } },
           confirm: true,
           metadata: { reference: req.reference, idempotency_key: req.idempotencyKey },
@@ -384,6 +398,36 @@ export class StripeAdapter implements GatewayAdapter {
       { idempotencyKey: `${req.customerRef}:customer:${account.id}:${digest(req.email, req.name)}` },
     );
     return created.id;
+  }
+
+  /**
+   * The payer of a Pix as Stripe's billing details: name and e-mail always (what we know of the customer,
+   * from the caller or looked up by the reference); the CPF/CNPJ only when the account is outside Latin
+   * America, where Stripe requires it (and refuses it otherwise). Nothing known: none sent.
+   */
+  private async pixBillingDetails(stripe: Stripe, account: GatewayAccountRef, req: PixRequest): Promise<Stripe.PaymentIntentCreateParams.PaymentMethodData.BillingDetails | null> {
+    const payer = req.payer ?? (await this.opts.payerOf?.(account, req.reference).catch(() => null)) ?? null;
+    if (!payer) return null;
+    const details: Stripe.PaymentIntentCreateParams.PaymentMethodData.BillingDetails = {};
+    if (payer.name) details.name = payer.name.slice(0, 200);
+    if (payer.email) details.email = payer.email;
+    const taxId = (payer.doc ?? "").replace(/\D/g, "");
+    const country = taxId ? await this.accountCountry(stripe) : null;
+    if (country && !LATAM.has(country)) details.tax_id = taxId;
+    return Object.keys(details).length ? details : null;
+  }
+
+  /** The Stripe account's country (GET /v1/account), once per client; null while it cannot be read (asked again next time). */
+  private async accountCountry(stripe: Stripe): Promise<string | null> {
+    let known = this.countries.get(stripe);
+    if (!known) {
+      known = stripe.accounts.retrieveCurrent().then((a) => a.country?.toUpperCase() ?? null);
+      this.countries.set(stripe, known);
+    }
+    return known.catch(() => {
+      this.countries.delete(stripe);
+      return null;
+    });
   }
 
   private async intentsByKey(stripe: Stripe, idempotencyKey: string): Promise<Stripe.PaymentIntent[]> {

@@ -14,7 +14,7 @@
  *   - idempotency: the first answer of a key is saved once the endpoint started (validation failures are
  *     not saved) and replayed with `Idempotent-Replayed: true`, 500s included; the same key with other
  *     parameters is 400 idempotency_error; a key still in flight is 409 — docs.stripe.com/api/idempotent_requests;
- *   - customers (create, retrieve, update, search), payment_methods (retrieve, attach), setup_intents
+ *   - account (retrieve: its country), customers (create, retrieve, update, search), payment_methods (retrieve, attach), setup_intents
  *     (create with confirm, confirm, retrieve), payment_intents (create with confirm / off_session /
  *     setup_future_usage, card or pix; retrieve; cancel; list with created[gte] and starting_after; search
  *     on metadata), refunds (create partial or total, retrieve, list by payment_intent), balance, events;
@@ -51,6 +51,8 @@ export interface FakeStripeOptions {
   webhookUrl?: string;
   /** How long a "hang" fault holds its answer (ms). */
   hangMs?: number;
+  /** The account's country (GET /v1/account); "BR" by default. Decides whether a Pix payer's tax_id is required or refused. */
+  country?: string;
 }
 
 export type FaultKind = "500" | "500_after" | "hang";
@@ -92,6 +94,7 @@ const missing = (kind: string, id: string, param: string, status = 400) =>
   new FakeError(status, { type: "invalid_request_error", code: "resource_missing", message: `No such ${kind}: '${id}'`, param }, false);
 
 const MIN_CHARGE: Record<string, number> = { brl: 50, usd: 50, eur: 50 };
+const LATAM = new Set(["AR", "BO", "BR", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PY", "SV", "UY", "VE"]);
 const STRIPE_API_VERSION = "2026-10-28.endive";
 
 function randomId(prefix: string, length = 24): string {
@@ -148,6 +151,10 @@ export class FakeStripe {
       fake.server = app.listen(0, "127.0.0.1", () => resolve());
     });
     return fake;
+  }
+
+  get country(): string {
+    return (this.opts.country ?? "BR").toUpperCase();
   }
 
   get url(): string {
@@ -332,6 +339,7 @@ export class FakeStripe {
       app[method](path, (req: Request, res: Response) => void this.run(req, res, allowed, handler));
 
     on("get", "/v1/balance", ["expand"], () => this.balance());
+    on("get", "/v1/account", ["expand"], () => ({ id: "acct_fake0000000000", object: "account", country: this.country, default_currency: this.country === "BR" ? "brl" : "usd", charges_enabled: true }));
     on("post", "/v1/customers", ["email", "name", "phone", "metadata", "description", "expand"], (p) => this.createCustomer(p));
     on("get", "/v1/customers/search", ["query", "limit", "page", "expand"], (p) => this.search("/v1/customers/search", this.customers, p));
     on("get", "/v1/customers/:id", ["expand"], (_p, c) => copy(this.get(this.customers, c.params.id!, "customer", "id", 404)));
@@ -580,6 +588,11 @@ export class FakeStripe {
     let pm: Obj | null = null;
     if (pix) {
       if (p.payment_method_data?.type !== "pix") throw invalid("Missing payment_method_data[type]=pix.", { param: "payment_method_data[type]" });
+      // A Latin American buyer's tax id: required when the seller is outside Latin America, refused otherwise
+      // (docs.stripe.com/changelog/basil/2025-04-30/add-tax-id-to-billing-details).
+      const taxId = p.payment_method_data.billing_details?.tax_id;
+      if (taxId && LATAM.has(this.country)) throw invalid("Providing a tax_id is prohibited for this transaction.", { code: "tax_id_prohibited", param: "payment_method_data[billing_details][tax_id]" });
+      if (!taxId && !LATAM.has(this.country)) throw invalid("Missing required param: payment_method_data[billing_details][tax_id].", { code: "parameter_missing", param: "payment_method_data[billing_details][tax_id]" });
       pm = { id: randomId("pm"), object: "payment_method", type: "pix", pix: {}, customer: null, created: this.nowSeconds(), livemode: false, metadata: {}, billing_details: p.payment_method_data.billing_details ?? {} };
       this.paymentMethods.set(pm.id, pm);
     } else if (p.payment_method) {
