@@ -1,15 +1,19 @@
-// The /v1 router: auth, rate limits, scope and read-only checks, body parsing and idempotency, then
-// the routes, then a 404. Every refusal about who the caller is comes before any Idempotency-Key replay.
-import { Router, type Request } from "express";
-import type { Store } from "express-rate-limit";
+// The /v1 router: body parsing, the routes, a 404, and the facade's own refusals. Everything about
+// who the caller is (key, scope, account mode, rate budget) and Idempotency-Key is the core's
+// (schema/entry-gate.ts): each route is one GraphQL call carrying the caller's headers. A request the
+// facade refuses itself (a body it cannot read, a field of the wrong type, an unknown route) is still
+// sent to the core first, with the refusal, so the core's answers come first in the contract's order
+// (401, 429, 403, then the body) and a kept refusal replays like any other answer.
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from "express";
+import { requestHash } from "../core/idempotency/idempotent-request.ts";
 import { AppError } from "../core/shared/errors.ts";
-import type { Runtime } from "../core/runtime.ts";
-import type { CoreClient } from "./graphql-client.ts";
+import { FACADE_CLIENT_ADDRESS_HEADER } from "../schema/entry-gate.ts";
+import type { FacadeRefusal } from "../schema/facade-request.ts";
+import { toHttp } from "./error-map.ts";
+import { facadeCalls, type CoreClient, type FacadeCall } from "./graphql-client.ts";
 import { bodyParsing } from "./middleware/body.ts";
-import { caller } from "./middleware/caller.ts";
-import { idempotency } from "./middleware/idempotency.ts";
-import { rateLimits } from "./middleware/rate-limit.ts";
-import { writeAccess } from "./middleware/write-access.ts";
+import { documentedOperation } from "./openapi/routes.ts";
+import { loadOperation } from "./operations.ts";
 import { customerRoutes } from "./routes/v1/customers.ts";
 import { readRoutes } from "./routes/v1/reads.ts";
 import { chargeAndLinkRoutes } from "./routes/v1/charge-and-links.ts";
@@ -18,18 +22,99 @@ import { subscriptionLifecycleRoutes } from "./routes/v1/subscription-lifecycle.
 import { paymentAndOrderRoutes } from "./routes/v1/payments-and-orders.ts";
 import { renewalCampaignRoutes } from "./routes/v1/renewal-campaigns.ts";
 
-/** What the core needs to know about the HTTP caller. */
-function forwardHeaders(req: Request): Record<string, string> {
-  return { authorization: req.get("authorization") ?? "", "x-request-id": String(req.id ?? "") };
+declare module "express-serve-static-core" {
+  interface Request {
+    facadeCall?: FacadeCall;
+    /** The facade's own refusal of this request, told to the core (FacadeRefusal). */
+    refusal?: FacadeRefusal;
+    bodyRefused?: boolean;
+  }
 }
 
-export function v1Router(runtime: Runtime, core: CoreClient, opts: { storeFor?: (prefix: string) => Store } = {}): Router {
+function callOf(req: Request): FacadeCall {
+  req.facadeCall ??= {
+    res: req.res!,
+    sent: false,
+    describe() {
+      const method = req.method;
+      const path = req.baseUrl + req.path;
+      const keyed = method === "POST" && req.get("idempotency-key") !== undefined;
+      return {
+        method,
+        path,
+        // The body as parsed (key order aside): the same /v1 request as before the core held the keys.
+        ...(keyed && !req.bodyRefused ? { fingerprint: requestHash({ method, path, body: req.body }) } : {}),
+        ...(req.refusal ? { refusal: req.refusal } : {}),
+      };
+    },
+  };
+  return req.facadeCall;
+}
+
+/** What the core needs to know about the HTTP caller. */
+function forwardHeaders(req: Request): Record<string, string> {
+  const headers: Record<string, string> = {
+    authorization: req.get("authorization") ?? "",
+    "x-request-id": String(req.id ?? ""),
+    // The socket's address (`trust proxy` is off): the core believes it only from the facade.
+    [FACADE_CLIENT_ADDRESS_HEADER]: req.socket.remoteAddress ?? "",
+  };
+  // Idempotency-Key belongs to POST (service-contract §6); on a GET it means nothing.
+  const key = req.method === "POST" ? req.get("idempotency-key") : undefined;
+  if (key !== undefined) headers["idempotency-key"] = key;
+  facadeCalls.set(headers, callOf(req));
+  return headers;
+}
+
+/** Body parsing whose refusals are marked as such (answered before Idempotency-Key, never kept). */
+const bodyStage =
+  (handler: RequestHandler): RequestHandler =>
+  (req, res, next) => {
+    const done = (err?: unknown) => {
+      if (err && err !== "route" && err !== "router") req.bodyRefused = true;
+      next(err);
+    };
+    try {
+      const out = handler(req, res, done) as unknown;
+      if (out instanceof Promise) out.catch(done);
+    } catch (e) {
+      done(e);
+    }
+  };
+
+const kebab = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const documents = new Map<string, string>();
+const documentFor = (name: string) => documents.get(name) ?? documents.set(name, loadOperation(name)).get(name)!;
+
+/**
+ * The operation a refused request is admitted with: its route's own (so its scope and account-mode
+ * rules apply), or for an unknown route an empty query (a read) or mutation (a write) by method.
+ */
+function admissionDocument(req: Request): string {
+  const op = documentedOperation(req.method, req.baseUrl + req.path);
+  if (op) return documentFor(kebab(op.operationId));
+  return documentFor(req.method === "GET" || req.method === "HEAD" ? "admit-read" : "admit-write");
+}
+
+/** The facade's own refusal goes through the core first; the core's answer wins. */
+function admission(core: CoreClient): ErrorRequestHandler {
+  return async (err, req, _res, next) => {
+    if (callOf(req).sent) return next(err); // the core answered (or could not be reached)
+    const { status, body } = toHttp(err);
+    if (status >= 500) return next(err); // the facade's own fault: nothing to ask the core
+    req.refusal = { stage: req.bodyRefused ? "body" : "route", status, body };
+    try {
+      await core.request(admissionDocument(req), {}, forwardHeaders(req));
+    } catch (coreAnswer) {
+      return next(coreAnswer);
+    }
+    next(err);
+  };
+}
+
+export function v1Router(core: CoreClient): Router {
   const r = Router();
-  r.use(caller(runtime));
-  r.use(rateLimits(opts));
-  r.use(writeAccess());
-  r.use(bodyParsing());
-  r.use(idempotency(runtime));
+  r.use(bodyParsing().map(bodyStage));
   r.use(readRoutes(core, forwardHeaders));
   r.use(customerRoutes(core, forwardHeaders));
   r.use(subscriptionLifecycleRoutes(core, forwardHeaders));
@@ -40,5 +125,6 @@ export function v1Router(runtime: Runtime, core: CoreClient, opts: { storeFor?: 
   r.use(() => {
     throw new AppError("route_not_found");
   });
+  r.use(admission(core));
   return r;
 }

@@ -9,7 +9,10 @@
 import { MemoryStore, type Options, type Store } from "express-rate-limit";
 import { GraphQLError, Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 import { AppError } from "../core/shared/errors.ts";
-import { DEFAULT_READ_PER_SECOND, DEFAULT_WRITE_PER_SECOND, WINDOW_MS } from "../rest-facade/middleware/rate-limit.ts";
+
+export const DEFAULT_READ_PER_SECOND = 100;
+export const DEFAULT_WRITE_PER_SECOND = 20;
+export const WINDOW_MS = 2_000;
 
 /** Failed authentications one client address may make per minute before every attempt gets 429. */
 export const AUTH_FAILURES_PER_MINUTE = 30;
@@ -23,10 +26,22 @@ function store(storeFor: StoreFor | undefined, prefix: string, windowMs: number)
   return s;
 }
 
-/** A 429 with Retry-After and RateLimit-* (draft-6, as on /v1), kept as it is by schema/errors.ts. */
-export function rateLimitedError(limit: number, resetTime: Date | undefined, now = Date.now()): GraphQLError {
+/** Seconds until the window ends (at least 1: a client told 0 would retry into the same window). */
+const secondsUntil = (resetTime: Date | undefined, windowMs: number, now = Date.now()) => Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + windowMs) - now) / 1000));
+
+/** The RateLimit-* headers of an answer (IETF draft 6, as express-rate-limit wrote them on /v1). */
+export function rateLimitHeaders(limit: number, used: number, resetTime: Date | undefined, windowMs = WINDOW_MS): Record<string, string> {
+  return {
+    "RateLimit-Policy": `${limit};w=${Math.ceil(windowMs / 1000)}`,
+    "RateLimit-Limit": String(limit),
+    "RateLimit-Remaining": String(Math.max(limit - used, 0)),
+    "RateLimit-Reset": String(secondsUntil(resetTime, windowMs)),
+  };
+}
+
+/** A 429 with Retry-After and RateLimit-*, kept as it is by schema/errors.ts. */
+export function rateLimitedError(limit: number, resetTime: Date | undefined, windowMs = WINDOW_MS): GraphQLError {
   const e = new AppError("rate_limited");
-  const reset = Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + WINDOW_MS) - now) / 1000));
   return new GraphQLError(e.message, {
     extensions: {
       code: e.key,
@@ -35,7 +50,7 @@ export function rateLimitedError(limit: number, resetTime: Date | undefined, now
       http: {
         status: e.status,
         spec: false,
-        headers: { "Retry-After": String(reset), "RateLimit-Limit": String(limit), "RateLimit-Remaining": "0", "RateLimit-Reset": String(reset) },
+        headers: { "Retry-After": String(secondsUntil(resetTime, windowMs)), ...rateLimitHeaders(limit, limit, resetTime, windowMs) },
       },
     },
   });
@@ -72,9 +87,16 @@ export interface KeyBudget {
   writePerSecond: number | null;
 }
 
+export interface Charge {
+  /** A 429 when over budget (nothing may run). */
+  refusal: GraphQLError | null;
+  /** RateLimit-* for the answer, whatever it is. */
+  headers: Record<string, string>;
+}
+
 export interface GraphQLRateLimits {
-  /** Counts `cost` reads or writes against the key; a GraphQL 429 error when over budget. */
-  charge(key: KeyBudget, kind: "read" | "write", cost: number): Promise<GraphQLError | null>;
+  /** Counts `cost` reads or writes against the key. */
+  charge(key: KeyBudget, kind: "read" | "write", cost: number): Promise<Charge>;
   /** A 429 error when this client address is locked out by failed authentications. */
   authLocked(address: string): Promise<GraphQLError | null>;
   authFailed(address: string): Promise<void>;
@@ -92,11 +114,11 @@ export function graphqlRateLimits(storeFor?: StoreFor): GraphQLRateLimits {
       // Every unit is counted, refused or not, as express-rate-limit counts /v1's refused requests.
       const hits = await Promise.all(Array.from({ length: Math.max(1, cost) }, () => s.increment(key.keyId)));
       const last = hits.reduce((a, b) => (b.totalHits > a.totalHits ? b : a));
-      return last.totalHits > limit ? rateLimitedError(limit, last.resetTime) : null;
+      return { refusal: last.totalHits > limit ? rateLimitedError(limit, last.resetTime) : null, headers: rateLimitHeaders(limit, last.totalHits, last.resetTime) };
     },
     async authLocked(address) {
       const info = await failures.get?.(address);
-      return info && info.totalHits >= AUTH_FAILURES_PER_MINUTE ? rateLimitedError(AUTH_FAILURES_PER_MINUTE, info.resetTime) : null;
+      return info && info.totalHits >= AUTH_FAILURES_PER_MINUTE ? rateLimitedError(AUTH_FAILURES_PER_MINUTE, info.resetTime, AUTH_WINDOW_MS) : null;
     },
     async authFailed(address) {
       await failures.increment(address);

@@ -1,16 +1,17 @@
-// Yoga over the Pothos schema. The context resolves the caller once per request: operator token or
-// tenant key (cached, exact), and the tenant's clock.
-import { GraphQLError } from "graphql";
+// Yoga over the Pothos schema: the one entry of every caller, the /v1 facade's included. The entry
+// gate (entry-gate.ts) admits the request (key, scope, account mode, rate budget, Idempotency-Key);
+// the context carries the caller it found and the tenant's clock.
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
-import { authenticate } from "../core/auth/authenticate.ts";
 import { tenantClock } from "../core/shared/clock.ts";
-import { isAppError } from "../core/shared/errors.ts";
+import { AppError } from "../core/shared/errors.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Actor, Context } from "./context.ts";
+import { entryGate, gateError, gateStateOf } from "./entry-gate.ts";
 import { toGraphQLError } from "./errors.ts";
 import { graphiqlAssets, renderGraphiQLPage } from "./graphiql.ts";
 import { documentLimits } from "./graphql-limits.ts";
-import { graphqlRateLimits, rootFieldCount, type GraphQLRateLimits, type KeyBudget, type StoreFor } from "./graphql-rate-limit.ts";
+import { graphqlRateLimits, type GraphQLRateLimits, type StoreFor } from "./graphql-rate-limit.ts";
+import { persistedOperations } from "./persisted-operations.ts";
 import { schema } from "./schema.ts";
 
 export type Yoga = YogaServerInstance<Record<string, never>, Context>;
@@ -23,6 +24,10 @@ export interface GraphQLOptions {
   inProcess?: boolean;
   /** Rate-limit stores (Redis with REDIS_URL); memory when absent. */
   storeFor?: StoreFor;
+  /** Counters shared with another instance of the same process (the facade's in-process one). */
+  limits?: GraphQLRateLimits;
+  /** The facade's shared secret (default FACADE_SECRET): HTTP requests bearing it are the facade's. */
+  facadeSecret?: string;
   /** Origins allowed to call /graphql from a browser; default GRAPHQL_CORS_ORIGINS (comma separated), else none. */
   corsOrigins?: string[];
 }
@@ -45,7 +50,7 @@ function corsPolicy(origins: string[]) {
   return (request: Request) => {
     const origin = request.headers.get("origin");
     if (!origin || !allowed.has(origin)) return false as const;
-    return { origin: [origin], credentials: false, methods: ["GET", "POST"], allowedHeaders: ["authorization", "content-type", "x-request-id"], maxAge: 600 };
+    return { origin: [origin], credentials: false, methods: ["GET", "POST"], allowedHeaders: ["authorization", "content-type", "x-request-id", "idempotency-key"], maxAge: 600 };
   };
 }
 
@@ -56,25 +61,6 @@ const varyByOrigin: Plugin = {
     if (!vary?.split(/,\s*/).some((v) => v.toLowerCase() === "origin")) response.headers.set("vary", vary ? `${vary}, Origin` : "Origin");
   },
 };
-
-/** The caller's budget, found by the context, read by the rate-limit hook. */
-const budgets = new WeakMap<object, KeyBudget>();
-
-/**
- * Per-key budgets before execution: the document is parsed and valid and the caller known, nothing
- * has run. A mutation costs one write per root field; anything else is one read.
- */
-function perKeyRateLimits(limits: GraphQLRateLimits): Plugin<Context> {
-  return {
-    async onExecute({ args, setResultAndStopExecution }) {
-      const budget = budgets.get(args.contextValue.actor);
-      if (!budget) return; // the operator: no key, no per-key budget (see graphql-rate-limit.ts)
-      const root = rootFieldCount(args.document, args.operationName);
-      const refusal = root?.operation === "mutation" ? await limits.charge(budget, "write", root.fields) : await limits.charge(budget, "read", 1);
-      if (refusal) setResultAndStopExecution({ errors: [refusal] });
-    },
-  };
-}
 
 /**
  * Every error that a client sees as "internal error" (or as a 503 standing for an infrastructure
@@ -95,10 +81,17 @@ function logMaskedErrors(runtime: Runtime): Plugin<Context> {
   };
 }
 
+const limitsOf = new WeakMap<Yoga, GraphQLRateLimits>();
+
+/** The counters of an instance, for a sibling that must share them (app.ts: the in-process instance). */
+export function rateLimitsOf(yoga: Yoga): GraphQLRateLimits | undefined {
+  return limitsOf.get(yoga);
+}
+
 export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga {
-  const limits = opts.inProcess ? null : graphqlRateLimits(opts.storeFor);
+  const limits = opts.limits ?? graphqlRateLimits(opts.storeFor);
   const corsOrigins = opts.inProcess ? [] : (opts.corsOrigins ?? corsOriginsFromEnv());
-  return createYoga<Record<string, never>, Context>({
+  const yoga = createYoga<Record<string, never>, Context>({
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: opts.inProcess ? false : { title: "Billing GraphQL", defaultQuery: "{ viewer { kind tenantId scope } }" },
@@ -116,29 +109,18 @@ export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga
     logging: false,
     maskedErrors: { maskError: (error) => toGraphQLError(error, runtime.logger) },
     plugins: [
+      // First: nobody unauthenticated gets a document parsed, and every later hook knows the caller.
+      entryGate({ runtime, limits, inProcess: !!opts.inProcess, facadeSecret: opts.facadeSecret ?? process.env.FACADE_SECRET }),
+      persistedOperations(),
       ...documentLimits(),
-      ...(limits ? [graphiqlAssets(), perKeyRateLimits(limits)] : []),
+      ...(opts.inProcess ? [] : [graphiqlAssets()]),
       ...(corsOrigins.length ? [varyByOrigin] : []),
       logMaskedErrors(runtime),
     ],
-    context: async ({ request, ...server }): Promise<Context> => {
-      const requestId = request.headers.get("x-request-id") ?? "";
-      // Over HTTP (Express): the client address, for the failed-authentication cap.
-      const address = limits ? ((server as { req?: { ip?: string; socket?: { remoteAddress?: string } } }).req?.ip ?? "") : "";
-      const header = request.headers.get("authorization");
-      if (limits && address) {
-        const locked = await limits.authLocked(address);
-        if (locked) throw locked;
-      }
-      let auth;
-      try {
-        auth = await authenticate(runtime, header);
-      } catch (e) {
-        if (!isAppError(e)) throw e;
-        // Only a presented credential counts: a missing one guesses nothing.
-        if (limits && address && header && e.status === 401) await limits.authFailed(address);
-        throw new GraphQLError(e.message, { extensions: { code: e.key, status: e.status, body: e.body, http: { status: e.status } } });
-      }
+    context: async ({ request }): Promise<Context> => {
+      const state = gateStateOf(request);
+      if (!state) throw gateError(new AppError("unauthorized")); // the gate admits every request first
+      const { auth, requestId } = state;
       if (auth.kind === "operator") return { runtime, db: runtime.db, actor: { kind: "operator" }, clock: runtime.wallClock, requestId };
       const actor: Actor = {
         kind: "tenant",
@@ -149,8 +131,9 @@ export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga
         mode: auth.tenant.mode,
         clockAt: auth.tenant.clockAt,
       };
-      if (limits) budgets.set(actor, { keyId: auth.keyId, readPerSecond: auth.tenant.readRateLimit, writePerSecond: auth.tenant.writeRateLimit });
       return { runtime, db: runtime.db, actor, clock: tenantClock(auth.tenant, runtime.wallClock), requestId };
     },
   });
+  limitsOf.set(yoga, limits);
+  return yoga;
 }

@@ -20,7 +20,8 @@ export interface IdempotentRequest {
   key: string;
   method: string;
   path: string;
-  body: unknown;
+  /** What "the same request" means: requestHash of the transport's request (a /v1 body, a GraphQL operation and its variables). */
+  fingerprint: string;
 }
 
 export function validateIdempotencyKey(key: string): void {
@@ -28,7 +29,7 @@ export function validateIdempotencyKey(key: string): void {
 }
 
 /** Canonical hash of the request: key order in the body does not matter. */
-export function requestHash(req: Pick<IdempotentRequest, "method" | "path" | "body">): string {
+export function requestHash(req: { method: string; path: string; body: unknown }): string {
   const canonical = (v: unknown): unknown =>
     Array.isArray(v) ? v.map(canonical) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, canonical(x)])) : v;
   return sha256Hex(JSON.stringify([req.method, req.path, canonical(req.body ?? {})]));
@@ -37,7 +38,7 @@ export function requestHash(req: Pick<IdempotentRequest, "method" | "path" | "bo
 // Wall clock on purpose: the 24 h window is transport time (service-contract §6).
 export async function beginIdempotentRequest(prisma: PrismaClient, wall: Clock, req: IdempotentRequest): Promise<IdempotencyStart> {
   validateIdempotencyKey(req.key);
-  const bodyHash = requestHash(req);
+  const bodyHash = req.fingerprint;
   const now = wall.now();
   for (let attempt = 0; attempt < 2; attempt++) {
     const id = newId("idempotency");
@@ -59,10 +60,14 @@ export async function beginIdempotentRequest(prisma: PrismaClient, wall: Clock, 
   throw new AppError("idempotency_key_in_use");
 }
 
-export async function finishIdempotentRequest(prisma: PrismaClient, id: string, status: number, body: string): Promise<void> {
+/**
+ * Keeps the answer for replays: `status` and `body` are what is sent again byte for byte; `outcome` is
+ * the status the request's result stands for (a GraphQL answer carries it in its error, over HTTP 200).
+ */
+export async function finishIdempotentRequest(prisma: PrismaClient, id: string, status: number, body: string, outcome = status): Promise<void> {
   // A server failure is not a result: forget the key so the client's retry runs again. Neither is a
   // refusal of the caller (401/403: a key revoked, a lock set meanwhile): it depends on the key's state
   // at the time, and replaying it after the lock is lifted would refuse a request that may now run.
-  if (status >= 500 || status === 401 || status === 403) await prisma.idempotencyKey.deleteMany({ where: { id } });
+  if (outcome >= 500 || outcome === 401 || outcome === 403) await prisma.idempotencyKey.deleteMany({ where: { id } });
   else await prisma.idempotencyKey.update({ where: { id }, data: { responseStatus: status, responseBody: body } });
 }
