@@ -1,0 +1,36 @@
+// The /v1 facade alone (`GRAPHQL_URL=https://core.internal/graphql FACADE_SECRET=… npm start`): it
+// translates /v1 into GraphQL calls to a separately deployed core and holds no database handle, no
+// runtime and no jobs. The core authenticates, limits, checks scope and account mode and keeps
+// Idempotency-Key answers; the facade forwards the caller's headers with FACADE_SECRET, the secret
+// that makes the core believe the client address it forwards (and nobody else's X-Facade-* headers).
+import { createLogger } from "../core/shared/logger.ts";
+import { operatorTokenWeakness } from "../core/shared/secrets.ts";
+import { createFacadeApp } from "./app.ts";
+
+export async function startFacade(graphqlUrl: string): Promise<void> {
+  const secret = process.env.FACADE_SECRET ?? "";
+  // Without it the core would take the facade for an ordinary client: no /v1 semantics, and every
+  // failed key of every /v1 client counted against the facade's own address.
+  const weakness = secret ? operatorTokenWeakness(secret) : "it is not set";
+  if (weakness) {
+    console.error(`refusing to start the facade: FACADE_SECRET (shared with the core at GRAPHQL_URL) is unusable: ${weakness}.\n  Set the same random value of 32 or more characters on the core and the facade (for example: openssl rand -base64 32).`);
+    process.exit(1);
+  }
+  let url: URL;
+  try {
+    url = new URL(graphqlUrl);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
+  } catch {
+    console.error(`refusing to start the facade: GRAPHQL_URL is not an http(s) URL: ${graphqlUrl}`);
+    process.exit(1);
+  }
+  const port = Number(process.env.PORT ?? 3000);
+  const timeout = Number(process.env.GRAPHQL_TIMEOUT_MS ?? "");
+  const app = createFacadeApp({ graphqlUrl: url.toString(), facadeSecret: secret, logger: createLogger(), timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined });
+  const server = app.listen(port);
+  const shutdown = () => server.close(() => process.exit(0));
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+  const publicUrl = (process.env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
+  console.log([`billing service (facade) on ${publicUrl}/v1`, `  core:       ${url.origin}${url.pathname}`, `  API docs:   ${publicUrl}/docs`].join("\n"));
+}
