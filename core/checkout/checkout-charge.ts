@@ -6,19 +6,33 @@ import { fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
 import type { SavedCard } from "./create-checkout-records.ts";
 import { announceCharge, dropChargeIntent } from "./checkout-charge-intent.ts";
-import { declineText } from "./refusal-texts.ts";
+import { authenticationNeeded, declineText } from "./refusal-texts.ts";
 import { cents } from "../shared/money.ts";
 
 /** A checkout Pix QR is payable for one day; unpaid, the pending subscription is canceled (an order stays pending). */
 export const CHECKOUT_PIX_TTL_MS = 86_400_000;
 
-/** `customerRef`: our cus_ id, under which a real gateway keeps its customer (browser-tokenized cards only). */
-export async function tokenize(gw: GatewayCallContext, reference: string, input: CheckoutInput, customerRef = reference): Promise<SavedCard> {
+/**
+ * `customer`: our cus_ id, under which a real gateway keeps its customer (browser-tokenized cards only),
+ * and whether it is new (not written yet). Answers the saved card and the customer id to write: after a
+ * 3-D Secure challenge a new customer keeps the cus_ id minted on the first post (the one the provider's
+ * record carries), so the provider's customer and ours stay one.
+ */
+export async function tokenize(gw: GatewayCallContext, reference: string, input: CheckoutInput, customer: { id: string; isNew: boolean }): Promise<{ card: SavedCard; customerId: string }> {
+  const authentication = input.paymentMethodId && input.authenticationId ? { handle: input.authenticationId, newCustomer: customer.isNew } : null;
   const result = input.paymentMethodId
-    ? await savePaymentMethod(gw, reference, { paymentMethodId: input.paymentMethodId, customerRef, email: input.email, name: input.name })
+    ? await savePaymentMethod(gw, reference, { paymentMethodId: input.paymentMethodId, customerRef: customer.id, email: input.email, name: input.name, authentication })
     : await tokenizeCard(gw, reference, input.card!);
+  // 3-D Secure at setup: the page runs the provider's challenge with next_action and posts again.
+  if (!result.ok && result.code === "authentication_required" && result.nextAction && !authentication) throw authenticationNeeded(result.nextAction);
   if (!result.ok) throw fieldError("card_number", declineText(result.code));
-  return { token: result.token, brand: result.brand, last4: result.last4, expMonth: result.expMonth, expYear: result.expYear };
+  let customerId = customer.id;
+  if (customer.isNew && result.customerRef && result.customerRef !== customer.id) {
+    // Never adopt an id a customer row already has (a second completion of the same challenge).
+    if (await gw.prisma.customer.findUnique({ where: { id: result.customerRef }, select: { id: true } })) throw fieldError("card_number", declineText("authentication_failed"));
+    customerId = result.customerRef;
+  }
+  return { card: { token: result.token, brand: result.brand, last4: result.last4, expMonth: result.expMonth, expYear: result.expYear }, customerId };
 }
 
 /** The first charge, announced first (checkout-charge-intent.ts): `wallNow` dates the intent. */

@@ -135,6 +135,11 @@ export function parseCardForm(body: Record<string, unknown>, now: Date): { ok: t
 const browserToken = (pattern: RegExp) =>
   required("informe os dados do cartão", "cartão inválido").transform(must((s: string) => pattern.test(s), "cartão inválido"));
 
+/** The 3-D Secure handle the page's script posts back after the challenge (opaque; the adapter checks it with the provider). */
+const authenticationHandle = text("cartão inválido")
+  .transform(must((s: string | undefined) => s === undefined || /^[A-Za-z0-9_]{1,500}$/.test(s), "cartão inválido"))
+  .transform((s) => s ?? null);
+
 /** The hidden field a provider's browser script posts (rest-facade/hosted/browser-tokenizers), and its pattern. */
 export interface BrowserTokenSpec {
   name: string;
@@ -187,7 +192,10 @@ export function parseCheckoutForm(
       quantity: 1,
     };
     if (opts.withQuantity) value.quantity = take(body, "quantity", quantity);
-    if (value.method === "card" && opts.browserToken) value.paymentMethodId = take(body, opts.browserToken.name, browserToken(opts.browserToken.pattern));
+    if (value.method === "card" && opts.browserToken) {
+      value.paymentMethodId = take(body, opts.browserToken.name, browserToken(opts.browserToken.pattern));
+      value.authenticationId = take(body, "authentication_id", authenticationHandle);
+    }
     else if (value.method === "card") value.card = readCard(body, opts.now);
     value.coupon = take(body, "coupon", coupon);
     value.ref = take(body, "ref", ref);

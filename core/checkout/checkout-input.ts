@@ -33,6 +33,8 @@ export interface CheckoutFields {
   card: CardInput | null;
   /** Browser-tokenized card (Stripe.js pm_ id) for offers at a real gateway: then `card` is null (PCI SAQ A). */
   paymentMethodId?: string | null;
+  /** After the provider's 3-D Secure challenge in the browser: the handle it authenticated with (checked with the provider, never trusted). */
+  authenticationId?: string | null;
   coupon: string | null;
   ref: string | null;
   /** Units bought; one-time offers only (always 1 for a subscription). */

@@ -16,6 +16,17 @@ export function declineText(code: string): string {
   return code === "gateway_unavailable" ? GATEWAY_UNAVAILABLE : CARD_NOT_APPROVED;
 }
 
+/** Shown while the provider's 3-D Secure challenge runs on the page (the page's script then posts again). */
+export const AUTHENTICATE_CARD = "confirme o cartão na janela do seu banco para continuar";
+
+/**
+ * The card needs the payer's authentication (3-D Secure) before it can be saved: 422 naming
+ * authentication_id, with the provider's browser handle in next_action (the page runs the challenge with it).
+ */
+export function authenticationNeeded(nextAction: string): AppError {
+  return new AppError("invalid_field", { error: AUTHENTICATE_CARD, extra: { field: "authentication_id", next_action: nextAction } });
+}
+
 export type CouponRefusalReason = "unknown" | "inactive" | "expired" | "exhausted" | "not_applicable";
 
 /** The coupon field's refusal: the generic text, with the reason kept on `cause` (logged, never shown). */

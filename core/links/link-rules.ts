@@ -26,13 +26,12 @@ export function offerPayMethods(offer: OfferWithAccount): OfferPayMethods {
 }
 
 /**
- * The methods a /pay page takes. A card at a gateway that tokenizes in the browser (Stripe) is typed
- * only into the provider's own field (PCI SAQ A); until /pay loads that library, as the checkout
- * does, /pay offers no card form for such an account (Pix still works) and refuses posted card data.
+ * The methods a /pay page takes: the offer's. A card at a gateway that tokenizes in the browser is typed
+ * only into the provider's own field (PCI SAQ A): the page loads that provider's script, and when it
+ * cannot (no tokenizer, no public key) the hosted router takes the card method off the page.
  */
 export function payPageMethods(offer: OfferWithAccount): OfferPayMethods {
-  const methods = offerPayMethods(offer);
-  return cardTypedInBrowser(offer.gatewayAccount.provider) ? { ...methods, card: false } : methods;
+  return offerPayMethods(offer);
 }
 
 /**

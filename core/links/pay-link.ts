@@ -1,9 +1,10 @@
 // /pay/{token}: one page for every link kind (service-contract §3). describePayLink says what the
 // page shows; payLink handles a submission, dispatching on the link's kind. Kinds whose machinery
 // arrives with later issues answer a clear "not available" (409).
-import { parseCardForm, postedCardData } from "../checkout/checkout-form.ts";
-import { cardTypedInBrowser } from "./link-rules.ts";
-import type { CardInput } from "../gateways/adapter.ts";
+// The card path is chosen by the account the card will be saved at (`cardAccount`): the subscription's,
+// a campaign offer's, or for a gateway migration the TARGET offer's. At a real gateway the card is typed
+// only into that provider's browser script and the page posts its token (PCI SAQ A).
+import type { BrowserTokenSpec } from "../checkout/checkout-form.ts";
 import { issuePixCharge } from "../billing/issue-pix-charge.ts";
 import { RETRY_DAYS } from "../billing/periods.ts";
 import type { Runtime } from "../runtime.ts";
@@ -14,6 +15,7 @@ import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
 import { paymentMethodLinkState, payPaymentMethodLink } from "./pay-payment-method-link.ts";
 import { payRenewalLink, renewalLinkBlocker } from "./pay-renewal-link.ts";
 import { bonusText, campaignLinkState, payCampaignLink } from "./pay-campaign-link.ts";
+import { readPageCard, refusePostedCard, type PageCard } from "./page-card.ts";
 import { resolvePayLink, type ResolvedPayLink } from "./resolve-pay-link.ts";
 
 export type PayMethod = "card" | "pix";
@@ -41,6 +43,32 @@ export interface PayPageView {
   pix: PixView | null;
   /** A renewal-campaign link: the bonus added on top of the cycle ("1 mês de bônus"), or null. */
   bonus?: string | null;
+  /** The gateway account a card typed on this page is saved and charged at (the page loads its provider's tokenizer). */
+  cardAccount: CardAccount | null;
+}
+
+export interface CardAccount {
+  id: string;
+  tenantId: string;
+  provider: string;
+}
+
+const accountOf = (a: CardAccount): CardAccount => ({ id: a.id, tenantId: a.tenantId, provider: a.provider });
+
+/** Where a card of this link is saved: the migration's target offer, a campaign's offer, else the subscription's. */
+async function cardAccountOf(runtime: Runtime, resolved: ResolvedPayLink): Promise<CardAccount | null> {
+  const { link } = resolved;
+  if (link.kind === "GATEWAY_MIGRATION" || link.kind === "RENEWAL_CAMPAIGN") {
+    const offerId =
+      link.kind === "GATEWAY_MIGRATION"
+        ? link.offerId
+        : link.campaignId
+          ? (await runtime.db.prisma.renewalCampaign.findFirst({ where: { id: link.campaignId, tenantId: link.tenantId }, select: { offerId: true } }))?.offerId
+          : null;
+    const offer = offerId ? await runtime.db.prisma.offer.findFirst({ where: { id: offerId, tenantId: link.tenantId }, include: { gatewayAccount: true } }) : null;
+    return offer ? accountOf(offer.gatewayAccount) : null;
+  }
+  return resolved.subscription ? accountOf(resolved.subscription.offer.gatewayAccount) : null;
 }
 
 export interface PayOutcome {
@@ -70,6 +98,7 @@ export async function describePayLink(runtime: Runtime, token: string): Promise<
     chargesOpenInvoice: false,
     currentCard: sub?.paymentMethod && sub.collectionMethod === "CARD_AUTO" ? { brand: sub.paymentMethod.brand, last4: sub.paymentMethod.last4 } : null,
     pix: null,
+    cardAccount: await cardAccountOf(runtime, resolved),
   };
   switch (link.kind) {
     case "PAYMENT_METHOD": {
@@ -133,12 +162,17 @@ async function describeOrderPix(runtime: Runtime, resolved: ResolvedPayLink, vie
   return { ...base, pix: { paymentId: live.id, copyPaste: live.pixCopyPaste, expiresAt: live.pixExpiresAt } };
 }
 
-export async function payLink(runtime: Runtime, input: { token: string; body: Record<string, unknown> }): Promise<PayOutcome> {
+/**
+ * `browserToken`: the field the page's tokenizer posts for the card account's provider
+ * (rest-facade/hosted/browser-tokenizers), or null when the page could load none.
+ */
+export async function payLink(runtime: Runtime, input: { token: string; body: Record<string, unknown>; browserToken?: BrowserTokenSpec | null }): Promise<PayOutcome> {
   const resolved = await resolvePayLink(runtime, input.token);
   const { link, now } = resolved;
-  // PCI SAQ A: a card at a browser-tokenizing gateway (Stripe) is never posted to us; refused unread.
-  const posted = cardTypedInBrowser(resolved.subscription?.offer.gatewayAccount.provider) ? postedCardData(input.body) : null;
-  if (posted) throw new AppError("invalid_field", { error: posted.error, extra: { field: posted.field } });
+  const provider = (await cardAccountOf(runtime, resolved))?.provider;
+  // PCI SAQ A: a card at a real gateway is never posted to us; refused unread, whatever the link or method.
+  refusePostedCard(provider, input.body);
+  const readCard = (body: Record<string, unknown>, at: Date): PageCard => readPageCard(body, at, provider, input.browserToken);
   const base = { kind: link.kind, subscriptionStatus: null, card: null, currentPeriodEnd: null, pix: null };
   switch (link.kind) {
     case "PAYMENT_METHOD": {
@@ -151,7 +185,7 @@ export async function payLink(runtime: Runtime, input: { token: string; body: Re
       return paid.status === "paid" ? { ...base, status: "paid", currentPeriodEnd: paid.currentPeriodEnd } : { ...base, status: "pending", pix: paid.pix };
     }
     case "OPEN_INVOICE":
-      return payOpenInvoice(runtime, resolved, input.body, base);
+      return payOpenInvoice(runtime, resolved, input.body, base, readCard);
     case "GATEWAY_MIGRATION": {
       const paid = await payGatewayMigrationLink(runtime, { tenantId: link.tenantId, linkId: link.id, card: readCard(input.body, now), now });
       const sub = await runtime.db.prisma.subscription.findFirstOrThrow({
@@ -173,7 +207,13 @@ export async function payLink(runtime: Runtime, input: { token: string; body: Re
   }
 }
 
-async function payOpenInvoice(runtime: Runtime, resolved: ResolvedPayLink, body: Record<string, unknown>, base: Omit<PayOutcome, "status">): Promise<PayOutcome> {
+async function payOpenInvoice(
+  runtime: Runtime,
+  resolved: ResolvedPayLink,
+  body: Record<string, unknown>,
+  base: Omit<PayOutcome, "status">,
+  readCard: (body: Record<string, unknown>, now: Date) => PageCard,
+): Promise<PayOutcome> {
   const { link, subscription: sub, invoice, now } = resolved;
   if (!sub || !invoice || sub.status === "CANCELED") throw new AppError("link_expired", { error: "esta assinatura foi cancelada" });
   const method = readMethod(body, resolved);
@@ -205,10 +245,4 @@ function readMethod(body: Record<string, unknown>, resolved: ResolvedPayLink): P
   const found = offered.find((m) => m === raw);
   if (!found) throw new AppError("invalid_field", { error: "forma de pagamento indisponível nesta oferta", extra: { field: "method" } });
   return found;
-}
-
-function readCard(body: Record<string, unknown>, now: Date): CardInput {
-  const parsed = parseCardForm(body, now);
-  if (!parsed.ok) throw new AppError("invalid_field", { error: parsed.error, extra: { field: parsed.field } });
-  return parsed.card;
 }

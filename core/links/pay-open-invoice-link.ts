@@ -1,18 +1,17 @@
 // /pay for an open invoice (GET .../payment-link, or a payment-method link on a gateway that captures
-// a card only with a payment): the customer pays it with a card typed on the page. Paying settles the
+// a card only with a payment): the customer pays it with a card (typed on a sandbox page, or the provider's browser token). Paying settles the
 // invoice like any payment (past_due -> active with invoice.paid + subscription.updated; suspended ->
 // active with subscription.activated + invoice.paid). On a card_auto subscription, and on a payment-method
 // link, the paying card becomes the subscription's card; a pix_manual subscription stays on Pix.
 // A refused manual attempt is recorded as a failed payment but is no dunning attempt: the invoice's
 // attempt count, the retry schedule and the status stay as they were.
-import type { CardInput } from "../gateways/adapter.ts";
 import { chargeCard } from "../gateways/gateway-calls.ts";
 import { createInvoiceAttempt } from "../billing/create-invoice-attempt.ts";
 import { settlePayment } from "../billing/settle-payment.ts";
 import type { Runtime } from "../runtime.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
-import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease } from "./page-card.ts";
+import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease, type PageCard } from "./page-card.ts";
 import { saveCard } from "../customers/save-card.ts";
 import { UNSETTLED } from "../payments/transitions.ts";
 import { cents } from "../shared/money.ts";
@@ -25,7 +24,7 @@ export interface InvoiceCardPayment {
 
 export async function payInvoiceByCard(
   runtime: Runtime,
-  input: { tenantId: string; subscriptionId: string; invoiceId: string; card: CardInput; now: Date; saveCard: boolean },
+  input: { tenantId: string; subscriptionId: string; invoiceId: string; card: PageCard; now: Date; saveCard: boolean },
 ): Promise<InvoiceCardPayment> {
   const prisma = runtime.db.prisma;
   const { tenantId, subscriptionId, invoiceId, now } = input;
@@ -40,7 +39,7 @@ export async function payInvoiceByCard(
     if (unheard > 0) throw new AppError("conflict", { error: "um pagamento desta fatura ainda está em processamento; tente novamente mais tarde" });
     const account = invoice.subscription.offer.gatewayAccount;
     const gw = gatewayContext(runtime, account, now, { subscriptionId });
-    const token = await tokenizeOnPage(gw, invoiceId, input.card);
+    const token = await tokenizeOnPage(gw, invoiceId, input.card, { tenantId, customerId: invoice.subscription.customerId });
     // The card is kept detached until the charge is approved: a refused card never becomes the subscription's.
     const method = await saveCard(prisma, { tenantId, customerId: invoice.subscription.customerId, gatewayAccountId: account.id, token, detachedAt: now });
     const payment = await createInvoiceAttempt(prisma, { invoice, account, method: "CARD", card: method });

@@ -4,15 +4,13 @@
 // (capturesCardOnlyOnPaymentPage) no card is saved on its own: the page charges the open invoice with
 // it when there is one (the card is saved with that payment), and otherwise says the card cannot be
 // changed before the next invoice.
-import type { CardInput } from "../gateways/adapter.ts";
 import type { Runtime } from "../runtime.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { isIn, STARTED } from "../subscriptions/transitions.ts";
 import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
-import { gatewayContext, tokenizeOnPage } from "./page-card.ts";
-import { cardTypedInBrowser } from "./link-rules.ts";
+import { gatewayContext, tokenizeOnPage, type PageCard } from "./page-card.ts";
 import type { ResolvedPayLink } from "./resolve-pay-link.ts";
 import { saveCard } from "../customers/save-card.ts";
 
@@ -26,9 +24,6 @@ export interface PaymentMethodChange {
 export async function paymentMethodLinkState(runtime: Runtime, resolved: ResolvedPayLink) {
   const sub = resolved.subscription;
   if (!sub || !isIn(STARTED, sub.status)) return { usable: false as const, reason: "Esta assinatura não aceita mais troca de cartão." };
-  if (!resolved.methods.card && cardTypedInBrowser(sub.offer.gatewayAccount.provider)) {
-    return { usable: false as const, reason: "A troca de cartão por link ainda não está disponível para esta assinatura. Fale com o vendedor." };
-  }
   if (!resolved.methods.card) return { usable: false as const, reason: "Esta assinatura não aceita pagamento com cartão." };
   if (!resolved.methods.capturesCardOnlyOnPaymentPage) return { usable: true as const, openInvoice: null };
   const openInvoice = await runtime.db.prisma.invoice.findFirst({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, orderBy: { dueAt: "desc" } });
@@ -41,7 +36,7 @@ export async function paymentMethodLinkState(runtime: Runtime, resolved: Resolve
   return { usable: true as const, openInvoice };
 }
 
-export async function payPaymentMethodLink(runtime: Runtime, resolved: ResolvedPayLink, card: CardInput): Promise<PaymentMethodChange> {
+export async function payPaymentMethodLink(runtime: Runtime, resolved: ResolvedPayLink, card: PageCard): Promise<PaymentMethodChange> {
   const prisma = runtime.db.prisma;
   const { link, now } = resolved;
   const state = await paymentMethodLinkState(runtime, resolved);
@@ -57,7 +52,7 @@ export async function payPaymentMethodLink(runtime: Runtime, resolved: ResolvedP
   // kept off the subscription's list when it has none yet (a trial with card).
   const latest = await prisma.invoice.findFirst({ where: { tenantId: link.tenantId, subscriptionId: sub.id }, orderBy: { id: "desc" }, select: { id: true } });
   const gw = gatewayContext(runtime, account, now, { subscriptionId: latest ? sub.id : null });
-  const token = await tokenizeOnPage(gw, latest?.id ?? sub.id, card);
+  const token = await tokenizeOnPage(gw, latest?.id ?? sub.id, card, { tenantId: link.tenantId, customerId: sub.customerId });
   return prisma.$transaction(async (tx) => {
     await lockSubscription(tx, link.tenantId, sub.id);
     // Single use: whoever flips the link first changes the card; a second submission hears 410.

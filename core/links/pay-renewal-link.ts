@@ -4,13 +4,12 @@
 // A refused card leaves the link active (the customer may try another card) and the order canceled.
 // A renewal-campaign link pays the same way, with the campaign's offer, price and campaign_id on the
 // order (applyOrderPaid then adds the campaign's bonus).
-import type { CardInput } from "../gateways/adapter.ts";
 import { chargeCard, createPixCharge } from "../gateways/gateway-calls.ts";
 import { settlePayment } from "../billing/settle-payment.ts";
 import type { Runtime } from "../runtime.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
-import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease } from "./page-card.ts";
+import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease, type PageCard } from "./page-card.ts";
 import type { ResolvedPayLink } from "./resolve-pay-link.ts";
 import { cents } from "../shared/money.ts";
 
@@ -41,7 +40,7 @@ export interface CampaignTerms {
 export async function payRenewalLink(
   runtime: Runtime,
   resolved: ResolvedPayLink,
-  input: { method: "card" | "pix"; card: CardInput | null; campaign?: CampaignTerms },
+  input: { method: "card" | "pix"; card: PageCard | null; campaign?: CampaignTerms },
 ): Promise<RenewalPayment> {
   const prisma = runtime.db.prisma;
   const { link, now } = resolved;
@@ -61,7 +60,7 @@ export async function payRenewalLink(
     const orderId = newId("order");
     const paymentId = newId("payment");
     const gw = gatewayContext(runtime, account, now, { orderId, paymentId });
-    const token = input.method === "card" ? await tokenizeOnPage(gw, orderId, input.card!) : null;
+    const token = input.method === "card" ? await tokenizeOnPage(gw, orderId, input.card!, { tenantId: link.tenantId, customerId: sub.customerId }) : null;
     const idempotencyKey = `${orderId}:1`;
     await prisma.$transaction([
       prisma.order.create({

@@ -6,7 +6,8 @@
 // For the /pay page:
 //   payGatewayMigrationLink(runtime, { tenantId, linkId, card, now })
 //     tenantId: the link's tenant; linkId: links.id (kind GATEWAY_MIGRATION, status OPEN, not expired);
-//     card: CardInput as typed on the hosted form ({holder, number, expMonth, expYear, cvc});
+//     card: the page's card (core/links/page-card.ts): typed on a sandbox page, or the TARGET provider's
+//       browser token (Stripe.js pm_…; PCI SAQ A), saved at the target account with savePaymentMethod;
 //     now: the tenant's clock.
 //   Tokenizes the card on the new gateway, charges the link's price there, and moves the subscription
 //   to the new offer: card_auto on the new card, a new period from now, link PAID, events
@@ -15,12 +16,11 @@
 //   invalid_field {error, field: "card_number"} (422) when the card is refused or declined.
 import type { GatewayAccount, Offer, Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
-import type { CardInput } from "../gateways/adapter.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../events/record-event.ts";
-import { tokenizeCard } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { mintLink } from "../links/mint-link.ts";
+import { tokenizeOnPage, type PageCard } from "../links/page-card.ts";
 import { periodEnd } from "../billing/periods.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
@@ -31,7 +31,7 @@ import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-ev
 import { IN_GOOD_STANDING, isIn, SUBSCRIPTION } from "./transitions.ts";
 import { moveStatus } from "../shared/transition.ts";
 import { saveCard } from "../customers/save-card.ts";
-import { CARD_NOT_APPROVED, declineText } from "../checkout/refusal-texts.ts";
+import { CARD_NOT_APPROVED } from "../checkout/refusal-texts.ts";
 
 const LINK_TTL_MS = 7 * 86_400_000;
 
@@ -65,7 +65,7 @@ export async function issueMigrationLink(
 const gone = () => new AppError("conflict", { error: "this link can no longer be paid" });
 const cardError = (error: string) => new AppError("invalid_field", { error, extra: { field: "card_number" } });
 
-export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantId: string; linkId: string; card: CardInput; now: Date }) {
+export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantId: string; linkId: string; card: PageCard; now: Date }) {
   const prisma = runtime.db.prisma;
   const { tenantId, now } = input;
   const link = await prisma.link.findFirst({ where: { id: input.linkId, tenantId, kind: "GATEWAY_MIGRATION" } });
@@ -77,8 +77,8 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
 
   const account: GatewayAccount = offer.gatewayAccount;
   const gw = { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: sub.id, now };
-  const token = await tokenizeCard(gw, link.id, input.card);
-  if (!token.ok) throw cardError(declineText(token.code));
+  // The card is saved at the TARGET account (the new offer's gateway), by its own tokenizer.
+  const token = await tokenizeOnPage(gw, link.id, input.card, { tenantId, customerId: sub.customerId });
   const card = await saveCard(prisma, { tenantId, customerId: sub.customerId, gatewayAccountId: account.id, token });
   const newPeriod = { start: now, end: periodEnd(now, offer.interval ?? "MONTH", now.getUTCDate()), anchorDay: now.getUTCDate() };
 

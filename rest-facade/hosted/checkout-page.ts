@@ -98,7 +98,9 @@ function oneTimeNote(offer: CheckoutOffer): SafeHtml {
 
 export function renderCheckoutPage(p: CheckoutPageInput): string {
   const { offer } = p;
-  const banner = p.error && !VISIBLE.has(p.error.field) ? html`<p class="alert" role="alert">${p.error.error}</p>` : "";
+  // A refusal about the provider's card box (its token, 3-D Secure) shows inside that box, not in the banner.
+  const inCardBox = !!p.browserCard && !!p.error && [p.browserCard.tokenField.name, "authentication_id"].includes(p.error.field);
+  const banner = p.error && !VISIBLE.has(p.error.field) && !inCardBox ? html`<p class="alert" role="alert">${p.error.error}</p>` : "";
   if (offer.methods.length === 0) {
     return renderPage(offer.name, html`${summary(offer)}<p class="card">Esta oferta não está disponível para assinatura no momento.</p>`);
   }

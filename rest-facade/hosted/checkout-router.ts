@@ -124,10 +124,17 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     const now = clockOf(runtime, offer).now();
     const tracking = trackingFromForm(body, externalReferer(req, runtime.config.publicUrl), now);
     const json = wantsJson(req);
-    const refuse = (status: number, field: string, error: string) =>
+    // nextAction: 3-D Secure asked at setup; the page's script runs the provider's challenge with it and posts again.
+    const refuse = (status: number, field: string, error: string, nextAction: string | null = null) =>
       json
-        ? void res.status(status).set("Cache-Control", "no-store").json({ error, field })
-        : sendHostedPage(res, runtime, status, renderCheckoutPage({ offer, values: textValues(body, KEPT), tracking, error: { field, error }, browserCard }));
+        ? void res.status(status).set("Cache-Control", "no-store").json({ error, field, ...(nextAction ? { next_action: nextAction } : {}) })
+        : sendHostedPage(res, runtime, status, renderCheckoutPage({
+            offer,
+            values: textValues(body, browserCard ? [...KEPT, browserCard.tokenField.name] : KEPT),
+            tracking,
+            error: { field, error },
+            browserCard: browserCard && { ...browserCard, nextAction },
+          }));
 
     // Offers at a browser-tokenizing provider take its token field (Stripe: payment_method_id) and refuse any posted card number (PCI SAQ A).
     const form = parseCheckoutForm(body, { now, methods: offer.methods, withQuantity: offer.kind === "one_time", browserToken: browserTokenField(offer.provider) });
@@ -139,7 +146,7 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
       if (isAppError(e) && e.key === "invalid_field") {
         // The page says only "cupom inválido ou indisponível"; the operator's log keeps why.
         if (e.cause) (req.log ?? runtime.logger).info({ offer_id: offer.id, field: e.body.field, reason: e.cause }, "checkout refused a coupon");
-        return refuse(e.status, String(e.body.field ?? ""), e.body.error);
+        return refuse(e.status, String(e.body.field ?? ""), e.body.error, typeof e.body.next_action === "string" ? e.body.next_action : null);
       }
       // Other refusals (4xx) keep the visitor on the form, with the message in the banner.
       if (isAppError(e) && !json && e.status < 500 && e.status !== 404) return refuse(e.status, "", e.body.error);

@@ -1,8 +1,11 @@
 // GET /pay/{token}: one page for every link kind (payment-method change, renewal, open invoice), and
-// the page after a submission. pt-BR, mobile first, no JavaScript; card_number and card_cvc are never
-// written back into the page.
+// the page after a submission. pt-BR, mobile first; card_number and card_cvc are never written back
+// into the page. No JavaScript, except at a real gateway: there the card box is the provider's own
+// script (browser-tokenizers/, chosen by the account the card is saved at) and only its token is posted.
 import type { PayOutcome, PayPageView } from "../../core/links/pay-link.ts";
 import { formatPrice } from "./checkout-page.ts";
+import type { BrowserCard } from "./browser-card.ts";
+import { browserCardFields, browserCardForm, browserCardScripts } from "./browser-card-markup.ts";
 import { html, renderPage, type SafeHtml } from "./layout.ts";
 
 const WHEN = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" });
@@ -15,6 +18,8 @@ export interface PayPageInput {
   view: PayPageView;
   values: Record<string, string>;
   error: { field: string; error: string } | null;
+  /** The card account's browser tokenizer (real gateways): no card fields of ours, the provider's script instead. */
+  browserCard?: BrowserCard | null;
 }
 
 const HEADINGS: Record<string, string> = {
@@ -99,24 +104,28 @@ function pixBlock(pix: NonNullable<PayPageView["pix"]>): SafeHtml {
 export function renderPayPage(p: PayPageInput): string {
   const { view } = p;
   if (view.blocker) return renderPage(heading(view), html`${summary(view)}<p class="card">${view.blocker}</p>`);
-  const banner = p.error && !["card_holder", "card_number", "card_exp_month", "card_exp_year", "card_cvc"].includes(p.error.field)
+  const bc = p.browserCard ?? null;
+  const cardBox = ["card_holder", "card_number", "card_exp_month", "card_exp_year", "card_cvc", ...(bc ? ["authentication_id", bc.tokenField.name] : [])];
+  const banner = p.error && !cardBox.includes(p.error.field)
     ? html`<p class="alert" role="alert">${p.error.error}</p>`
     : "";
-  const values = Object.fromEntries(Object.entries(p.values).filter(([k]) => KEPT.includes(k)));
+  const values = Object.fromEntries(Object.entries(p.values).filter(([k]) => KEPT.includes(k) || (bc && k === bc.tokenField.name)));
   const input = { ...p, values };
   // An open invoice with a live QR shows it; the form then only offers the card.
   const formMethods = view.kind === "OPEN_INVOICE" && view.pix ? view.methods.filter((m) => m === "card") : view.methods;
   const button = view.kind === "PAYMENT_METHOD" && !view.chargesOpenInvoice ? "Salvar cartão" : "Pagar";
+  const withCard = formMethods.includes("card");
+  const browser = withCard ? bc : null;
   const form = formMethods.length
-    ? html`<form class="card" method="post" action="/pay/${p.token}">
+    ? html`<form class="card" method="post" action="/pay/${p.token}"${browserCardForm(browser)}>
 ${banner}
 ${methodChoice({ ...input, view: { ...view, methods: formMethods } })}
-${formMethods.includes("card") ? cardFields(input) : ""}
+${withCard ? (browser ? browserCardFields(browser, p.error, values, formMethods.includes("pix")) : cardFields(input)) : ""}
 <button type="submit">${button}</button>
 </form>`
     : banner;
   // An open invoice or a pending order with a live QR shows it.
-  return renderPage(heading(view), html`${summary(view)}${view.pix ? pixBlock(view.pix) : ""}${form}`);
+  return renderPage(heading(view), html`${summary(view)}${view.pix ? pixBlock(view.pix) : ""}${form}${browser ? browserCardScripts(browser) : ""}`);
 }
 
 export function renderPayResultPage(view: PayPageView, outcome: PayOutcome): string {

@@ -3,13 +3,15 @@
 // body is never logged; a failure is logged without card data (as on the checkout). Posts to a LIVE
 // tenant's link are limited per address and per link (attempt-limits.ts).
 import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
-import { describePayLink, payLink, type PayOutcome } from "../../core/links/pay-link.ts";
+import { describePayLink, payLink, type PayOutcome, type PayPageView } from "../../core/links/pay-link.ts";
+import { cardTypedInBrowser } from "../../core/links/link-rules.ts";
 import { payLinkTenantMode } from "../../core/links/pay-link-tenant-mode.ts";
 import type { Runtime } from "../../core/runtime.ts";
 import { isAppError } from "../../core/shared/errors.ts";
 import { toHttp } from "../error-map.ts";
 import { bodyParsing } from "../middleware/body.ts";
 import { attemptLimits, type AttemptLimitOptions } from "./attempt-limits.ts";
+import { browserCardFor, setBrowserCardCsp, tokenizesInBrowser, type BrowserCard } from "./browser-card.ts";
 import { renderMessagePage } from "./layout.ts";
 import { renderPayPage, renderPayResultPage } from "./pay-page.ts";
 import { logSafely } from "./log-safely.ts";
@@ -17,7 +19,7 @@ import { sameOriginPost } from "./same-origin-post.ts";
 import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
 
 /** Submitted fields written back into a refused form; card_number and card_cvc are not among them. */
-const KEPT = ["method", "card_holder", "card_exp_month", "card_exp_year"];
+const KEPT = ["method", "card_holder", "card_exp_month", "card_exp_year", "payment_method_id"];
 
 function textValues(source: unknown, keys: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -61,25 +63,48 @@ export function payRouter(runtime: Runtime, opts: AttemptLimitOptions = {}): Rou
   r.use("/pay", hostedPageHeaders(runtime));
   const limits = attemptLimits("pay", (req) => payLinkTenantMode(runtime.db.prisma, String(req.params.token ?? "")), opts);
 
+  /**
+   * The page's card path, chosen by the account the card will be saved at (view.cardAccount): that
+   * provider's browser tokenizer (with its CSP), the sandbox's own form, or no card when a real gateway's
+   * script cannot be loaded (no tokenizer or no public key).
+   */
+  const pageCard = async (res: Response, view: PayPageView): Promise<{ view: PayPageView; browserCard: BrowserCard | null }> => {
+    const account = view.cardAccount;
+    if (!account || !view.methods.includes("card") || !cardTypedInBrowser(account.provider)) return { view, browserCard: null };
+    const browserCard = tokenizesInBrowser(account.provider) ? await browserCardFor(runtime, account) : null;
+    if (browserCard) {
+      setBrowserCardCsp(res, runtime, browserCard);
+      return { view, browserCard };
+    }
+    const methods = view.methods.filter((m) => m !== "card");
+    const blocker = methods.length === 0 && !view.pix ? "O pagamento com cartão não está disponível para esta assinatura no momento. Fale com o vendedor." : view.blocker;
+    return { view: { ...view, methods, blocker }, browserCard: null };
+  };
+
   r.get("/pay/:token", async (req, res) => {
     const token = String(req.params.token ?? "");
-    const view = await describePayLink(runtime, token);
-    sendHostedPage(res, runtime, 200, renderPayPage({ token, view, values: {}, error: null }));
+    const { view, browserCard } = await pageCard(res, await describePayLink(runtime, token));
+    sendHostedPage(res, runtime, 200, renderPayPage({ token, view, values: {}, error: null, browserCard }));
   });
 
   r.post("/pay/:token", sameOriginPost(runtime.config.publicUrl), limits, ...bodyParsing(), async (req, res) => {
     const token = String(req.params.token ?? "");
     const body = (req.body ?? {}) as Record<string, unknown>;
     const json = wantsJson(req);
+    // The tokenizer the page loaded for the card account: its token field is what the card may arrive as.
+    const before = await pageCard(res, await describePayLink(runtime, token));
     let outcome: PayOutcome;
     try {
-      outcome = await payLink(runtime, { token, body });
+      outcome = await payLink(runtime, { token, body, browserToken: before.browserCard?.tokenField ?? null });
     } catch (e) {
       // A refused card or field, or a state conflict, keeps the visitor on the form with the message.
       if (!json && isAppError(e) && (e.status === 422 || e.status === 409)) {
-        const view = await describePayLink(runtime, token);
+        const { view, browserCard } = await pageCard(res, await describePayLink(runtime, token));
+        // 3-D Secure: the page runs the provider's challenge with next_action, then posts the token again.
+        const nextAction = typeof e.body.next_action === "string" ? e.body.next_action : null;
         const error = { field: String(e.body.field ?? ""), error: e.body.error };
-        return sendHostedPage(res, runtime, e.status, renderPayPage({ token, view, values: textValues(body, KEPT), error }));
+        const card = browserCard ? { ...browserCard, nextAction } : null;
+        return sendHostedPage(res, runtime, e.status, renderPayPage({ token, view, values: textValues(body, KEPT), error, browserCard: card }));
       }
       throw e;
     }
@@ -115,5 +140,6 @@ function fallbackView(o: PayOutcome) {
     chargesOpenInvoice: false,
     currentCard: null,
     pix: null,
+    cardAccount: null,
   };
 }

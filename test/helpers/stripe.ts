@@ -17,8 +17,13 @@ export interface StripeOffer {
   offerId: string;
 }
 
-export async function stripeOffer(fake: FakeStripe, credentials: Record<string, string> = { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, publishableKey: PUBLISHABLE_KEY }): Promise<StripeOffer> {
-  const t = await newTenant();
+/** `tenant`: add the Stripe account and offer to this tenant (a plan change to another gateway) instead of a new one. */
+export async function stripeOffer(
+  fake: FakeStripe,
+  credentials: Record<string, string> = { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, publishableKey: PUBLISHABLE_KEY },
+  tenant?: TestTenant,
+): Promise<StripeOffer> {
+  const t = tenant ?? (await newTenant());
   const { createGatewayAccount } = await op(
     `mutation($t: ID!, $c: JSON, $u: String) { createGatewayAccount(tenantId: $t, provider: STRIPE, name: "stripe", credentials: $c, apiBaseUrl: $u) { id } }`,
     { t: t.tenantId, c: credentials, u: fake.url },

@@ -168,3 +168,52 @@ describe("hosted checkout of a Stripe offer (PCI SAQ A)", () => {
     expect(csp).not.toMatch(/script-src|frame-src|connect-src/);
   });
 });
+
+describe("3-D Secure when the checkout saves the card (SetupIntent requires_action)", () => {
+  it("422 with next_action and nothing written; after the challenge the same post with authentication_id subscribes, the customer keeping the cus_ id Stripe's record carries", async () => {
+    const s = await stripeOffer(fake);
+    const buyer = { ...BUYER, email: email("3ds"), method: "card" };
+    const first = await checkout(s.offerId, { ...buyer, payment_method_id: "pm_card_authenticationRequiredOnSetup" });
+    expect(first.status).toBe(422);
+    expect(first.body).toMatchObject({ field: "authentication_id", next_action: expect.stringMatching(/^seti_[A-Za-z0-9]+_secret_[A-Za-z0-9]+$/) });
+    expect(await svc.runtime.db.prisma.subscription.count({ where: { tenantId: s.t.tenantId } })).toBe(0);
+    const id = first.body.next_action.split("_secret_")[0];
+    const ref = fake.setupIntents.get(id)!.metadata.customer_ref;
+
+    // Posting the handle before the challenge is done saves nothing.
+    const early = await checkout(s.offerId, { ...buyer, payment_method_id: "pm_card_authenticationRequiredOnSetup", authentication_id: first.body.next_action });
+    expect(early.status).toBe(422);
+    expect(await svc.runtime.db.prisma.subscription.count({ where: { tenantId: s.t.tenantId } })).toBe(0);
+
+    fake.authenticateSetup(id, first.body.next_action, "complete");
+    const pm = fake.setupIntents.get(id)!.payment_method;
+    const done = await checkout(s.offerId, { ...buyer, payment_method_id: pm, authentication_id: first.body.next_action });
+    expect(done.status).toBe(201);
+    expect(done.body.status).toBe("active");
+    const sub = await svc.runtime.db.prisma.subscription.findFirstOrThrow({ where: { id: done.body.subscription_id }, include: { paymentMethod: true } });
+    expect(sub.customerId).toBe(ref);
+    expect(sub.paymentMethod!.token).toBe(`${fake.setupIntents.get(id)!.customer}|${pm}`);
+    expect(sub.paymentMethod!.last4).toBe("3155");
+  });
+
+  it("a failed challenge (the payer cancels) saves nothing: the post is refused with the generic text", async () => {
+    const s = await stripeOffer(fake);
+    const buyer = { ...BUYER, email: email("3ds-fail"), method: "card" };
+    const first = await checkout(s.offerId, { ...buyer, payment_method_id: "pm_card_threeDSecure2Required" });
+    const id = first.body.next_action.split("_secret_")[0];
+    fake.authenticateSetup(id, first.body.next_action, "fail");
+    const r = await checkout(s.offerId, { ...buyer, payment_method_id: "pm_card_threeDSecure2Required", authentication_id: first.body.next_action });
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ field: "card_number", error: "pagamento não aprovado; verifique os dados ou use outro cartão" });
+    expect(await svc.runtime.db.prisma.subscription.count({ where: { tenantId: s.t.tenantId } })).toBe(0);
+  });
+
+  it("the HTML answer hands the handle to the page's script: data-next-action and the posted pm_ kept in the hidden field", async () => {
+    const s = await stripeOffer(fake);
+    const r = await call("POST", `/checkout/${s.offerId}`, { as: "form", body: { ...BUYER, email: email("3ds-html"), method: "card", payment_method_id: "pm_card_authenticationRequiredOnSetup" } });
+    expect(r.status).toBe(422);
+    expect(r.text).toMatch(/data-next-action="seti_[A-Za-z0-9]+_secret_[A-Za-z0-9]+"/);
+    expect(r.text).toContain('name="payment_method_id" value="pm_card_authenticationRequiredOnSetup"');
+    expect(r.text).toContain("confirme o cartão na janela do seu banco");
+  });
+});
