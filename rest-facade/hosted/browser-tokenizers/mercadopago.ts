@@ -1,6 +1,6 @@
 // MercadoPago.js v2 with Secure Fields (mercadopago.com.br/developers/en/docs/checkout-api/integration-configuration/
 // card/web-integration): card number, expiry and CVV typed in Mercado Pago's own iframes, mp.fields.createCardToken
-// -> a card token (32 hex characters) posted as `card_token`; the server saves it to a Mercado Pago customer
+// -> a card token (32 hex characters) posted as `mercadopago_token`; the server saves it to a Mercado Pago customer
 // (savePaymentMethod). The cardholder name (Mercado Pago requires it) is typed in a plain field of the card box,
 // unnamed so it is never posted; the CPF comes from the form's `doc`.
 import type { BrowserTokenizer } from "./types.ts";
@@ -47,7 +47,7 @@ const SCRIPT = `(function () {
     mp.fields.createCardToken({ cardholderName: holder.value.trim(), identificationType: digits.length > 11 ? "CNPJ" : "CPF", identificationNumber: digits }).then(function (token) {
       busy = false;
       if (!token || !token.id) { err.textContent = "verifique os dados do cartão"; return; }
-      form.querySelector("input[name=card_token]").value = token.id;
+      form.querySelector("input[name=mercadopago_token]").value = token.id;
       form.submit();
     }, function () {
       busy = false;
@@ -63,6 +63,6 @@ export const mercadopagoTokenizer: BrowserTokenizer = {
   csp: CSP,
   // The fake serves its MercadoPago.js stand-in at /js/v2, its field frames and its API on the same origin.
   overridden: (origin) => ({ scriptUrl: `${origin}/js/v2`, csp: { script: [origin], frame: [origin], connect: [origin] } }),
-  tokenField: { name: "card_token", pattern: /^[0-9A-Za-z]{16,64}$/ },
+  tokenField: { name: "mercadopago_token", pattern: /^[0-9A-Za-z]{16,64}$/ },
   inlineScript: () => SCRIPT,
 };

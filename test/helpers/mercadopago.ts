@@ -1,0 +1,95 @@
+// A tenant whose offer is at a Mercado Pago account pointing at the fake (apiBaseUrl, allowed in tests by
+// GATEWAY_ALLOW_BASE_URL_OVERRIDE): shared by the Mercado Pago checkout, scenario and inbound-webhook tests.
+import { randomBytes } from "node:crypto";
+import { expect } from "vitest";
+import { startFakeMercadoPago, type FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
+import { CPF } from "./billing.ts";
+import { call, get, op } from "./http.ts";
+import { testService, type TestService } from "./service.ts";
+import { newTenant, type TestTenant } from "./tenant.ts";
+
+export const ACCESS_TOKEN = `TEST-${randomBytes(8).toString("hex")}-112233-${randomBytes(16).toString("hex")}-${randomBytes(4).readUInt32BE()}`;
+export const PUBLIC_KEY = `TEST-${randomBytes(4).toString("hex")}-1234-1234-1234-${randomBytes(6).toString("hex")}`;
+export const WEBHOOK_SECRET = randomBytes(32).toString("hex");
+
+export interface MercadoPagoOffer {
+  t: TestTenant;
+  accountId: string;
+  offerId: string;
+}
+
+export async function mercadopagoOffer(
+  fake: FakeMercadoPago,
+  opts: { credentials?: Record<string, string>; priceCents?: number; collectionMethods?: string[] } = {},
+): Promise<MercadoPagoOffer> {
+  const t = await newTenant();
+  const { createGatewayAccount } = await op(
+    `mutation($t: ID!, $c: JSON, $u: String) { createGatewayAccount(tenantId: $t, provider: MERCADOPAGO, name: "mercadopago", credentials: $c, apiBaseUrl: $u) { id } }`,
+    { t: t.tenantId, c: opts.credentials ?? { accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET }, u: fake.url },
+  );
+  const { createOffer } = await op(
+    `mutation($t: ID!, $p: ID!, $g: String!, $price: Int!, $m: [CollectionMethod!]!) { createOffer(tenantId: $t, planId: $p, name: "Pro Mercado Pago", interval: MONTH, priceCents: $price, currency: "BRL",
+       gateway: $g, collectionMethods: $m, trialDays: 0) { id } }`,
+    { t: t.tenantId, p: t.planId, g: createGatewayAccount.id, price: opts.priceCents ?? 4990, m: opts.collectionMethods ?? ["CARD_AUTO", "PIX_MANUAL"] },
+  );
+  return { t, accountId: createGatewayAccount.id, offerId: createOffer.id };
+}
+
+/** The shared test service and a fake Mercado Pago accepting this file's credentials (close the fake in afterAll). */
+export async function startMercadoPagoTestbed(): Promise<{ fake: FakeMercadoPago; svc: TestService }> {
+  const svc = await testService();
+  return { svc, fake: await startFakeMercadoPago({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET }) };
+}
+
+export type Obj = Record<string, any>;
+
+/** The hosted checkout's JSON post: a MercadoPago.js card token (card) or Pix. */
+export async function mercadopagoCheckout(s: MercadoPagoOffer, pay: { cardToken: string } | "pix", extra: Obj = {}) {
+  const ext = `ext-${randomBytes(5).toString("hex")}`;
+  const body: Obj = { external_id: ext, name: "Maria Silva", email: `${ext}@example.com`, phone: "11987654321", doc: CPF, ...extra };
+  Object.assign(body, pay === "pix" ? { method: "pix" } : { method: "card", mercadopago_token: pay.cardToken });
+  return call("POST", `/checkout/${s.offerId}`, { body, as: "json", headers: { accept: "application/json" } });
+}
+
+/** A Mercado Pago tenant with a subscription made on the hosted checkout; fails the test if refused. */
+export async function mercadopagoSubscription(fake: FakeMercadoPago, pay: { holder?: string; number?: string } | "pix" = {}, offer: Parameters<typeof mercadopagoOffer>[1] = {}) {
+  const s = await mercadopagoOffer(fake, offer);
+  const r = await mercadopagoCheckout(s, pay === "pix" ? "pix" : { cardToken: fake.browserToken(pay) });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return { ...s, subscriptionId: r.body.subscription_id as string, answer: r.body };
+}
+
+/** Delivers Mercado Pago's notice about a payment to the account's webhook address, signed as it signs them. */
+export async function deliverNotice(fake: FakeMercadoPago, accountId: string, paymentId: string | number, opts: Parameters<FakeMercadoPago["signedNotice"]>[1] = {}) {
+  const { baseUrl } = await testService();
+  const n = fake.signedNotice(paymentId, opts);
+  const res = await fetch(`${baseUrl}/gateways/${accountId}/webhooks?${n.query}`, { method: "POST", headers: n.headers, body: n.rawBody });
+  return { status: res.status, body: (await res.json().catch(() => null)) as Obj };
+}
+
+/** Our payments of a subscription, oldest first, straight from the database. */
+export async function paymentsOf(subscriptionId: string) {
+  return (await testService()).runtime.db.prisma.payment.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });
+}
+
+/** The subscription's saved Mercado Pago card: customer, card and brand of its token. */
+export async function savedCardOf(subscriptionId: string) {
+  const sub = await (await testService()).runtime.db.prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: { paymentMethod: true } });
+  const [customer, card, brand] = (sub.paymentMethod?.token ?? "").split("|");
+  return { customer: customer!, card: card!, brand: brand! };
+}
+
+/** Mercado Pago's side of one of our charge keys: its payments (external_reference) and approved charges. */
+export function mercadopagoSideOf(fake: FakeMercadoPago, idempotencyKey: string) {
+  const payments = fake.paymentsFor(idempotencyKey);
+  return { payments: payments.length, status: payments.map((p) => p.status), charges: fake.chargesFor(idempotencyKey) };
+}
+
+/** The tenant's events of a subscription as `type:status`, oldest first (GET /v1/events). */
+export async function eventsOf(readKey: string, subscriptionId: string): Promise<string[]> {
+  const res = await get(`/v1/events?limit=500`, readKey);
+  expect(res.status).toBe(200);
+  return (res.body.results as Obj[]).filter((e) => e.data?.subscription_id === subscriptionId).map((e) => `${e.type}:${e.data.status}`);
+}
+
+export const subscriptionOf = async (readKey: string, id: string) => (await get(`/v1/subscriptions/${id}`, readKey)).body;

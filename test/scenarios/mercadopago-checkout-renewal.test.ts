@@ -1,0 +1,103 @@
+// Mercado Pago scenarios (issue 19), the sandbox's checkout and renewal stories walked on the fake Mercado
+// Pago through the public surfaces: the hosted checkout's JSON post (card_token from MercadoPago.js, or
+// Pix), Mercado Pago's signed notices to POST /gateways/{id}/webhooks?data.id=…&type=payment, the billing
+// run through advanceClock, and /v1 reads of what the vendor sees.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
+import { advanceClock, gatewayEvents } from "../helpers/billing.ts";
+import { get } from "../helpers/http.ts";
+import {
+  deliverNotice,
+  eventsOf,
+  mercadopagoCheckout,
+  mercadopagoOffer,
+  mercadopagoSideOf,
+  mercadopagoSubscription,
+  paymentsOf,
+  savedCardOf,
+  startMercadoPagoTestbed,
+  subscriptionOf,
+} from "../helpers/mercadopago.ts";
+
+let fake: FakeMercadoPago;
+beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed()));
+afterAll(() => fake?.close());
+
+describe("Mercado Pago: checkout and renewal", () => {
+  it("checkout by card: the card saved to a customer, the first payment with MercadoPago.js' token under our key, active; the renewal charges the card on file once", async () => {
+    const s = await mercadopagoSubscription(fake, { holder: "APRO" });
+    expect(s.answer.status).toBe("active");
+    const sub = await subscriptionOf(s.t.readKey, s.subscriptionId);
+    expect(sub).toMatchObject({ status: "active", collection_method: "card_auto", payment_method: { brand: "master", last4: "6351" } });
+    expect(sub.last_payment).toMatchObject({ status: "paid", amount_cents: 4990, method: "card", gateway_provider: "mercadopago" });
+    expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
+
+    // At Mercado Pago: a customer of the e-mail with our cus_ id, the card saved, one payment under our key.
+    const card = await savedCardOf(s.subscriptionId);
+    expect(fake.customers.get(card.customer)).toMatchObject({ email: sub.customer.email, description: expect.stringMatching(/^cus_/) });
+    expect(fake.cards.get(card.card)).toMatchObject({ customer_id: card.customer });
+    const [first] = await paymentsOf(s.subscriptionId);
+    expect(first).toMatchObject({ status: "PAID", provider: "mercadopago" });
+    expect(mercadopagoSideOf(fake, first!.idempotencyKey)).toEqual({ payments: 1, status: ["approved"], charges: 1 });
+    const firstReq = fake.requests.find((q) => q.path === "/v1/payments" && q.idempotencyKey === first!.idempotencyKey)!;
+    expect(firstReq.body).toMatchObject({ transaction_amount: 49.9, external_reference: first!.idempotencyKey, point_of_interaction: { transaction_data: { first_time_use: true } } });
+
+    // The renewal at the period's end: a card token from the saved card, charged as a card on file, once.
+    const summary = await advanceClock(s.t, sub.current_period_end);
+    expect(summary).toMatchObject({ renewed: 1, chargeFailed: 0, unknown: 0, errors: 0 });
+    const renewed = await subscriptionOf(s.t.readKey, s.subscriptionId);
+    expect(renewed.status).toBe("active");
+    expect(new Date(renewed.current_period_end).getTime()).toBeGreaterThan(new Date(sub.current_period_end).getTime());
+    const payments = await paymentsOf(s.subscriptionId);
+    expect(payments.map((p) => p.status)).toEqual(["PAID", "PAID"]);
+    const renewal = payments[1]!;
+    expect(mercadopagoSideOf(fake, renewal.idempotencyKey)).toEqual({ payments: 1, status: ["approved"], charges: 1 });
+    const renewalReq = fake.requests.find((q) => q.path === "/v1/payments" && q.idempotencyKey === renewal.idempotencyKey)!;
+    expect(renewalReq.body).toMatchObject({ payer: { type: "customer", id: card.customer }, payment_method_id: "master", point_of_interaction: { type: "SUBSCRIPTIONS", transaction_data: { first_time_use: false } } });
+    expect(fake.requests.find((q) => q.path === "/v1/card_tokens" && q.idempotencyKey === `${renewal.idempotencyKey}:card_token`)?.body).toEqual({ card_id: card.card, customer_id: card.customer });
+    expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active", "invoice.paid:active"]);
+    const charges = (await gatewayEvents(s.t, s.subscriptionId)).filter((e) => e.kind === "charge_card").map((e) => `${e.outcome}:${e.gateway_id}`);
+    expect(charges).toEqual([`approved:${first!.gatewayChargeId}`, `approved:${renewal.gatewayChargeId}`]);
+  });
+
+  it("a posted card number is refused before anything reaches Mercado Pago; a card the issuer refuses at checkout writes nothing", async () => {
+    const s = await mercadopagoOffer(fake);
+    const before = fake.requests.length;
+    const posted = await mercadopagoCheckout(s, { cardToken: fake.browserToken() }, { card_number: "5031433215406351", card_cvc: "123" });
+    expect(posted).toMatchObject({ status: 422, body: { field: "card_number" } });
+    expect(fake.requests.length).toBe(before);
+    const bad = await mercadopagoCheckout(s, { cardToken: "not a token" });
+    expect(bad).toMatchObject({ status: 422, body: { field: "mercadopago_token" } });
+
+    const refused = await mercadopagoCheckout(s, { cardToken: fake.browserToken({ holder: "FUND" }) });
+    expect(refused).toMatchObject({ status: 422, body: { field: "card_number", error: expect.stringContaining("pagamento não aprovado") } });
+    const subs = await get(`/v1/subscriptions?limit=10`, s.t.readKey);
+    expect(subs.body.results).toEqual([]);
+  });
+
+  it("checkout by Pix: the QR of Mercado Pago's point_of_interaction on our page; paid when the signed notice arrives, once", async () => {
+    const s = await mercadopagoSubscription(fake, "pix");
+    expect(s.answer).toMatchObject({ status: "pending_first_payment" });
+    const [pix] = await paymentsOf(s.subscriptionId);
+    expect(pix).toMatchObject({ method: "PIX", status: "PROCESSING" });
+    const mp = fake.payments.get(pix!.gatewayChargeId)!;
+    expect(mp).toMatchObject({ status: "pending", payment_method_id: "pix", transaction_amount: 49.9, external_reference: pix!.idempotencyKey });
+    expect(s.answer.pix.copy_paste).toBe(mp.point_of_interaction.transaction_data.qr_code);
+    expect(mp.payer.email).toMatch(/@example\.com$/);
+    expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual([]);
+
+    fake.payPix(s.answer.pix.copy_paste);
+    const notice = await deliverNotice(fake, s.accountId, pix!.gatewayChargeId, { requestId: "req-pix-1", ts: Math.floor(Date.now() / 1000) });
+    expect(notice).toMatchObject({ status: 200, body: { result: "applied" } });
+    const sub = await subscriptionOf(s.t.readKey, s.subscriptionId);
+    expect(sub).toMatchObject({ status: "active", collection_method: "pix_manual" });
+    expect(sub.last_payment).toMatchObject({ method: "pix", status: "paid", paid_amount_cents: 4990 });
+    expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
+    expect((await gatewayEvents(s.t, s.subscriptionId)).map((e) => `${e.kind}:${e.outcome}`)).toEqual(["create_pix:pending", "pix_paid:approved"]);
+
+    // Another notice about the same payment (Mercado Pago's retry): nothing happens twice.
+    expect((await deliverNotice(fake, s.accountId, pix!.gatewayChargeId)).status).toBe(200);
+    expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
+    expect(fake.chargesFor(pix!.idempotencyKey)).toBe(1);
+  });
+});
