@@ -5,7 +5,7 @@
 // that makes the core believe the client address it forwards (and nobody else's X-Facade-* headers).
 import { createLogger } from "../core/shared/logger.ts";
 import { operatorTokenWeakness } from "../core/shared/secrets.ts";
-import { createFacadeApp } from "./app.ts";
+import { createFacadeApp } from "./facade-app.ts";
 
 export async function startFacade(graphqlUrl: string): Promise<void> {
   const secret = process.env.FACADE_SECRET ?? "";

@@ -5,9 +5,7 @@
 // a core decided, and the RateLimit-*, Retry-After and Idempotent-Replayed headers it set.
 import type { Response as ExpressResponse } from "express";
 import { AppError } from "../core/shared/errors.ts";
-import { FACADE_SECRET_HEADER } from "../schema/entry-gate.ts";
-import type { FacadeRequest } from "../schema/facade-request.ts";
-import { operationHash, PERSISTED_QUERY_NOT_FOUND } from "../schema/persisted-operations.ts";
+import { FACADE_SECRET_HEADER, operationHash, PERSISTED_QUERY_NOT_FOUND, type FacadeRequest } from "../schema/facade-request.ts";
 import { HttpError } from "./error-map.ts";
 
 export interface CoreClient {

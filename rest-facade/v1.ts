@@ -7,8 +7,7 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from "express";
 import { requestHash } from "../core/idempotency/idempotent-request.ts";
 import { AppError } from "../core/shared/errors.ts";
-import { FACADE_CLIENT_ADDRESS_HEADER } from "../schema/entry-gate.ts";
-import type { FacadeRefusal } from "../schema/facade-request.ts";
+import { FACADE_CLIENT_ADDRESS_HEADER, type FacadeRefusal } from "../schema/facade-request.ts";
 import { toHttp } from "./error-map.ts";
 import { facadeCalls, type CoreClient, type FacadeCall } from "./graphql-client.ts";
 import { bodyParsing } from "./middleware/body.ts";

@@ -11,13 +11,9 @@ import { constantTimeEqual } from "../core/shared/secrets.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Context } from "./context.ts";
 import { toGraphQLError } from "./errors.ts";
-import { facadeRequestOf, type FacadeRequest } from "./facade-request.ts";
+import { FACADE_CLIENT_ADDRESS_HEADER, FACADE_SECRET_HEADER, facadeRequestOf, type FacadeRequest } from "./facade-request.ts";
 import { idempotencyOnExecute, idempotencyOnResponse, type IdempotencyState } from "./graphql-idempotency.ts";
 import { rootFieldCount, type GraphQLRateLimits } from "./graphql-rate-limit.ts";
-
-/** Headers only the facade may send: its shared secret, and the address of the client it serves. */
-export const FACADE_SECRET_HEADER = "x-facade-secret";
-export const FACADE_CLIENT_ADDRESS_HEADER = "x-facade-client-address";
 
 export interface GateState extends IdempotencyState {
   auth: AuthResult;

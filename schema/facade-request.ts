@@ -1,6 +1,19 @@
-// What the /v1 facade tells the core about the REST request it translates, in the GraphQL request's
-// `extensions.facade`. Believed only from the trusted facade (entry-gate.ts); from anyone else it is
-// ignored and the request is an ordinary GraphQL request.
+// What the /v1 facade and the core agree on (kept free of the schema, so the facade alone loads none
+// of it): the headers only the facade may send, the persisted-operation hash, and what the facade
+// tells the core about the REST request it translates, in the GraphQL request's `extensions.facade`.
+// Believed only from the trusted facade (entry-gate.ts); from anyone else it is ignored and the
+// request is an ordinary GraphQL request.
+import { sha256Hex } from "../core/shared/secrets.ts";
+
+/** Headers only the facade may send: its shared secret, and the address of the client it serves. */
+export const FACADE_SECRET_HEADER = "x-facade-secret";
+export const FACADE_CLIENT_ADDRESS_HEADER = "x-facade-client-address";
+
+/** A persisted operation's id: the SHA-256 (hex) of its document's text. */
+export const operationHash = (document: string): string => sha256Hex(document);
+
+/** The extension code of an unknown persisted operation: the facade then sends the document itself. */
+export const PERSISTED_QUERY_NOT_FOUND = "PERSISTED_QUERY_NOT_FOUND";
 export interface FacadeRefusal {
   /**
    * `body`: the facade could not read the body (415, 413, 400): answered after authentication, rate

@@ -8,21 +8,16 @@ import fs from "node:fs";
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { usePersistedOperations } from "@graphql-yoga/plugin-persisted-operations";
-import { sha256Hex } from "../core/shared/secrets.ts";
 import { gateStateOf } from "./entry-gate.ts";
+import { operationHash, PERSISTED_QUERY_NOT_FOUND } from "./facade-request.ts";
 
 export const OPERATIONS_DIR = new URL("../rest-facade/operations/", import.meta.url);
-
-/** The extension code the facade falls back on (it then sends the document itself). */
-export const PERSISTED_QUERY_NOT_FOUND = "PERSISTED_QUERY_NOT_FOUND";
 
 export interface PersistedOperation {
   /** The file's name without `.graphql`. */
   name: string;
   document: string;
 }
-
-export const operationHash = (document: string): string => sha256Hex(document);
 
 /** hash -> document of every operation file, read once. */
 export function loadPersistedOperations(dir: URL = OPERATIONS_DIR): Map<string, PersistedOperation> {

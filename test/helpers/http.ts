@@ -1,7 +1,7 @@
 // Test clients for the public surfaces: /v1 over HTTP (every response checked against the OpenAPI
 // document) and GraphQL as operator or tenant.
 import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
-import { ADMIN_TOKEN, testService } from "./service.ts";
+import { ADMIN_TOKEN, testService, v1BaseUrl } from "./service.ts";
 
 const validator = createOpenApiValidator();
 
@@ -23,7 +23,7 @@ export interface CallOptions {
 }
 
 export async function call(method: string, path: string, opts: CallOptions = {}): Promise<HttpResult> {
-  const { baseUrl } = await testService();
+  const baseUrl = path.startsWith("/v1/") ? await v1BaseUrl() : (await testService()).baseUrl;
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   let body: BodyInit | undefined;

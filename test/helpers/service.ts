@@ -21,6 +21,20 @@ export interface TestService extends Service {
 }
 
 let shared: Promise<TestService> | undefined;
+let v1Through: Promise<string> | undefined;
+
+/**
+ * Sends the helpers' /v1 calls (call, get, post) to another base URL from now on: the facade alone in
+ * front of this service (test/rest-facade/facade-alone.test.ts runs the contract tests through it).
+ */
+export function routeV1Through(baseUrl: Promise<string>): void {
+  v1Through = baseUrl;
+}
+
+/** Where /v1 calls go: this service, or the facade routeV1Through named. */
+export async function v1BaseUrl(): Promise<string> {
+  return v1Through ? await v1Through : (await testService()).baseUrl;
+}
 
 export function testService(): Promise<TestService> {
   shared ??= (async () => {

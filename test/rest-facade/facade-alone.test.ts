@@ -1,0 +1,123 @@
+// The /v1 facade alone (issue 20): `main.ts` with GRAPHQL_URL and no DATABASE_URL, in a child process,
+// in front of this test process's core (testService). The /v1 contract tests imported at the end run
+// through it unchanged: their helpers (call, get, post) send every /v1 request to the facade, while
+// set-up (tenants, offers, the clock) goes to the core over GraphQL as usual.
+import fs from "node:fs";
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../core/shared/logger.ts";
+import { createFacadeApp } from "../../rest-facade/facade-app.ts";
+import { childDataDir, startChildService, type ChildService } from "../helpers/child-service.ts";
+import { routeV1Through, testService } from "../helpers/service.ts";
+import { newTenant } from "../helpers/tenant.ts";
+
+// Shared by the core (testService reads FACADE_SECRET when it builds /graphql) and the facade.
+const FACADE_SECRET = "fcd_test_7QmZ2vLx9RkT4wNb8YcE3hJu6PaD5sGf";
+process.env.FACADE_SECRET = FACADE_SECRET;
+
+const data = childDataDir("billing-facade-");
+let facade: ChildService | undefined;
+const facadeUrl = (async () => {
+  const core = await testService();
+  facade = await startChildService({ databaseUrl: "", role: "api", dataDir: data.dir, env: { GRAPHQL_URL: `${core.baseUrl}/graphql`, FACADE_SECRET } });
+  return facade.baseUrl;
+})();
+routeV1Through(facadeUrl);
+
+afterAll(async () => {
+  await facade?.stop();
+  data.remove();
+});
+
+describe("the facade alone (GRAPHQL_URL, no DATABASE_URL)", () => {
+  it("starts as the facade, serves /v1 from the core and never opens a database (its data directory stays empty)", async () => {
+    const base = await facadeUrl;
+    const t = await newTenant();
+    const r = await fetch(`${base}/v1/events`, { headers: { authorization: `Bearer ${t.readKey}` } });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ results: [], next: null });
+    expect(r.headers.get("ratelimit-limit")).toMatch(/^\d+$/);
+    expect(facade!.output()).toContain("billing service (facade)");
+    expect(fs.readdirSync(data.dir)).toEqual([]);
+    // No GraphQL, no hosted pages here: those are the core's.
+    expect((await fetch(`${base}/graphql`, { method: "POST" })).status).toBe(404);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+
+  it("refuses to start without FACADE_SECRET (the core would not believe it)", async () => {
+    const core = await testService();
+    await expect(startChildService({ databaseUrl: "", role: "api", env: { GRAPHQL_URL: `${core.baseUrl}/graphql`, FACADE_SECRET: "" }, readyTimeoutMs: 20_000 })).rejects.toThrow(
+      /FACADE_SECRET .* is unusable: it is not set/,
+    );
+  });
+});
+
+async function listen(app: ReturnType<typeof createFacadeApp>) {
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((r) => server.once("listening", () => r()));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+describe("a facade that cannot reach its core", () => {
+  const unavailable = { error: "service temporarily unavailable; retry shortly", code: "unavailable" };
+
+  it("answers 503 unavailable with Retry-After when nothing listens at GRAPHQL_URL", async () => {
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", () => r()));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const f = await listen(createFacadeApp({ graphqlUrl: `http://127.0.0.1:${port}/graphql`, facadeSecret: FACADE_SECRET, logger: createLogger("silent") }));
+    try {
+      const r = await fetch(`${f.url}/v1/entitlements?external_id=x`, { headers: { authorization: "Bearer bk_test_x" } });
+      expect(r.status).toBe(503);
+      expect(await r.json()).toEqual(unavailable);
+      expect(r.headers.get("retry-after")).toBe("1");
+      expect((await fetch(`${f.url}/readyz`)).status).toBe(503);
+    } finally {
+      f.server.close();
+    }
+  });
+
+  it("answers 503 after its timeout when the core accepts the connection and never answers (no hang)", async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((s) => void sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()));
+    const port = (silent.address() as AddressInfo).port;
+    const f = await listen(createFacadeApp({ graphqlUrl: `http://127.0.0.1:${port}/graphql`, facadeSecret: FACADE_SECRET, logger: createLogger("silent"), timeoutMs: 300 }));
+    try {
+      const started = Date.now();
+      const r = await fetch(`${f.url}/v1/subscriptions`, { headers: { authorization: "Bearer bk_test_x" } });
+      expect(r.status).toBe(503);
+      expect(await r.json()).toEqual(unavailable);
+      expect(r.headers.get("retry-after")).toBe("1");
+      expect(Date.now() - started).toBeLessThan(3_000);
+      // A POST the facade refuses itself still asks the core first: the same 503, never the refusal.
+      const post = await fetch(`${f.url}/v1/payments/pay_x/refund`, { method: "POST", headers: { authorization: "Bearer bk_test_x", "content-type": "application/json" }, body: "{}" });
+      expect(post.status).toBe(503);
+    } finally {
+      f.server.close();
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  });
+});
+
+describe("body layouts through the facade", () => {
+  it("are held to the same snapshot as in-process /v1 (body-shapes.test.ts, run through the facade below)", () => {
+    const snap = (name: string) => fs.readFileSync(new URL(`./__snapshots__/${name}.test.ts.snap`, import.meta.url), "utf8");
+    expect(snap("facade-alone")).toBe(snap("body-shapes"));
+  });
+});
+
+// The /v1 contract, through the facade. body-shapes covers every route of the OpenAPI document once;
+// the others cover statuses, bodies, Idempotency-Key, rate limits, scopes and read-only mode.
+await import("./body-shapes.test.ts");
+await import("./auth.test.ts");
+await import("./post-semantics.test.ts");
+await import("./reads.test.ts");
+await import("./customers.test.ts");
+await import("./renewal-campaigns.test.ts");
+await import("./openapi-headers.test.ts");
+await import("../security/idempotency-scope.test.ts");
+await import("../security/v1-bad-bodies.test.ts");
