@@ -122,7 +122,10 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     const body = (req.body ?? {}) as Record<string, unknown>;
     const { offer, browserCard } = await pageCard(res, offerOf(res) ?? (await getCheckoutOffer(prisma, String(req.params.offerId ?? ""))));
     const now = clockOf(runtime, offer).now();
-    const tracking = trackingFromForm(body, externalReferer(req, runtime.config.publicUrl), now);
+    // The provider's token and 3-D Secure handle are the card's, never attribution: kept out of the tracking params.
+    const cardFields = new Set(browserCard ? [browserCard.tokenField.name, "authentication_id"] : []);
+    const attribution = Object.fromEntries(Object.entries(body).filter(([k]) => !cardFields.has(k)));
+    const tracking = trackingFromForm(attribution, externalReferer(req, runtime.config.publicUrl), now);
     const json = wantsJson(req);
     // nextAction: 3-D Secure asked at setup; the page's script runs the provider's challenge with it and posts again.
     const refuse = (status: number, field: string, error: string, nextAction: string | null = null) =>
