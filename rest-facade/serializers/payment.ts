@@ -10,3 +10,6 @@ export type LastPaymentSelection = LastPaymentFields;
 export const toPaymentRow = (p: PaymentRowSelection) => paymentRowBody(p);
 export const toPaymentDetail = (p: PaymentDetailSelection) => paymentDetailBody(p);
 export const toLastPayment = (p: LastPaymentSelection) => lastPaymentBody(p);
+
+/** POST /v1/payments/{id}/refund. */
+export const toRefundAnswer = (r: { level: string; message: string }) => ({ level: r.level, message: r.message });

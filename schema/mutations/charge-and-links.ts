@@ -10,7 +10,6 @@ const ChargeNowResultRef = builder.objectRef<ChargeNowResult>("ChargeNowResult")
   fields: (t) => ({
     ok: t.exposeBoolean("ok", { description: "True when the request was accepted." }),
     message: t.exposeString("message", { description: "What the run did or why nothing was due." }),
-    payload: t.field({ type: "JSON", description: "REST body {ok, message}.", resolve: (r) => r }),
   }),
 });
 
@@ -19,9 +18,8 @@ const PaymentMethodLinkRef = builder.objectRef<PaymentMethodLink>("PaymentMethod
   fields: (t) => ({
     token: t.exposeString("token", { description: "Opaque token, shown once (only its hash is stored)." }),
     url: t.exposeString("url", { description: "The public /pay/{token} address." }),
-    expiresAt: t.field({ type: "DateTime", description: "When the link stops working (tenant clock).", resolve: (r) => new Date(r.expires_at) }),
+    expiresAt: t.field({ type: "DateTime", description: "When the link stops working (tenant clock).", resolve: (r) => r.expires_at }),
     status: t.exposeString("status", { description: "Link status: open." }),
-    payload: t.field({ type: "JSON", description: "REST body {token, url, expires_at, status}.", resolve: (r) => r }),
   }),
 });
 
@@ -31,9 +29,8 @@ const RenewalLinkRef = builder.objectRef<RenewalLink>("RenewalLinkResult").imple
     token: t.exposeString("token", { description: "Opaque token, shown once (only its hash is stored)." }),
     url: t.exposeString("url", { description: "The public /pay/{token} address." }),
     priceCents: t.exposeInt("price_cents", { description: "Price of the renewal in cents." }),
-    expiresAt: t.field({ type: "DateTime", description: "When the link stops working (tenant clock).", resolve: (r) => new Date(r.expires_at) }),
+    expiresAt: t.field({ type: "DateTime", description: "When the link stops working (tenant clock).", resolve: (r) => r.expires_at }),
     status: t.exposeString("status", { description: "Link status: active." }),
-    payload: t.field({ type: "JSON", description: "REST body {token, url, price_cents, expires_at, status}.", resolve: (r) => r }),
   }),
 });
 

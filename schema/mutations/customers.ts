@@ -15,7 +15,6 @@ const CustomerUpdateResult = builder.objectRef<UpdateCustomerResult>("CustomerUp
     email: t.exposeString("email", { description: "The e-mail now on record." }),
     phone: t.exposeString("phone", { description: "The mobile now on record (E.164)." }),
     notice: t.exposeString("notice", { nullable: true, description: "Non-fatal warning: the gateway sync failed (the local change stands)." }),
-    payload: t.field({ type: "JSON", description: "REST body {name, email, phone, notice}.", resolve: (r) => r }),
   }),
 });
 
@@ -24,7 +23,6 @@ const CustomerEmailResult = builder.objectRef<{ email: string; notice: string | 
   fields: (t) => ({
     email: t.exposeString("email", { description: "The e-mail now on record." }),
     notice: t.exposeString("notice", { nullable: true, description: "Non-fatal warning, e.g. a failed gateway sync." }),
-    payload: t.field({ type: "JSON", description: "REST body {email, notice}.", resolve: (r) => r }),
   }),
 });
 

@@ -4,8 +4,19 @@ import { changePlan } from "../../core/subscriptions/change-plan.ts";
 import type { PlanChangeObject } from "../../core/subscriptions/plan-change-result.ts";
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
+import { SubscriptionRef } from "../types/subscription.ts";
 
-type PlanChangeAnswer = { subscription: Record<string, unknown>; plan_change: PlanChangeObject };
+type PlanChangeAnswer = { subscription: { subscription_id: string }; plan_change: PlanChangeObject; tenantId: string };
+type MigrationLink = NonNullable<PlanChangeObject["payment_link"]>;
+
+const PlanChangePaymentLinkRef = builder.objectRef<MigrationLink>("PlanChangePaymentLink").implement({
+  description: "Where the customer pays to move to an offer on another gateway (effect PAYMENT_LINK).",
+  fields: (t) => ({
+    url: t.exposeString("url", { description: "The public /pay/{token} address." }),
+    offerId: t.exposeString("offer_id", { description: "offer_ id the subscription moves to when paid." }),
+    expiresAt: t.field({ type: "DateTime", description: "When the link stops working.", resolve: (l) => l.expires_at }),
+  }),
+});
 
 const PlanChangeRef = builder.objectRef<PlanChangeObject>("PlanChange").implement({
   description: "What a plan-change operation did (service-contract §5).",
@@ -13,15 +24,30 @@ const PlanChangeRef = builder.objectRef<PlanChangeObject>("PlanChange").implemen
     kind: t.exposeString("kind", { description: "upgrade, downgrade, crossgrade, interval_change or gateway_migration." }),
     effect: t.exposeString("effect", { description: "immediate, scheduled or payment_link." }),
     chargeCents: t.exposeInt("charge_cents", { description: "Amount charged now on the saved card (proration); 0 when nothing is charged." }),
-    appliesAt: t.exposeString("applies_at", { nullable: true, description: "When the change applies (ISO 8601); null for a payment link (applies when paid)." }),
+    appliesAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "When the change applies; null for a payment link (applies when paid).",
+      resolve: (c) => c.applies_at,
+    }),
+    paymentLink: t.field({
+      type: PlanChangePaymentLinkRef,
+      nullable: true,
+      description: "Only for effect payment_link: where the customer pays on the new gateway.",
+      resolve: (c) => c.payment_link ?? null,
+    }),
   }),
 });
 
 const PlanChangeResultRef = builder.objectRef<PlanChangeAnswer>("PlanChangeResult").implement({
   description: "Result of changePlan or cancelPlanChange.",
   fields: (t) => ({
+    subscription: t.field({
+      type: SubscriptionRef,
+      description: "The subscription as it stands after the change.",
+      resolve: (r, _a, ctx) => ctx.db.prisma.subscription.findFirstOrThrow({ where: { id: r.subscription.subscription_id, tenantId: r.tenantId } }),
+    }),
     planChange: t.field({ type: PlanChangeRef, description: "The plan_change object.", resolve: (r) => r.plan_change }),
-    payload: t.field({ type: "JSON", description: "REST body {subscription, plan_change}.", resolve: (r) => r }),
   }),
 });
 
@@ -42,7 +68,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, args, ctx) => {
       const tenantId = tenantIdFor(ctx, args.tenantId);
       const now = (await clockFor(ctx, tenantId)).now();
-      return changePlan(ctx.runtime, { tenantId, subscriptionId: args.id, offerId: args.offerId, keepCoupon: args.keepCoupon ?? false, now });
+      return { ...(await changePlan(ctx.runtime, { tenantId, subscriptionId: args.id, offerId: args.offerId, keepCoupon: args.keepCoupon ?? false, now })), tenantId };
     },
   }),
   cancelPlanChange: t.field({
@@ -55,7 +81,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_r, args, ctx) => {
       const tenantId = tenantIdFor(ctx, args.tenantId);
-      return cancelPlanChange(ctx.runtime, { tenantId, subscriptionId: args.id, now: (await clockFor(ctx, tenantId)).now() });
+      return { ...(await cancelPlanChange(ctx.runtime, { tenantId, subscriptionId: args.id, now: (await clockFor(ctx, tenantId)).now() })), tenantId };
     },
   }),
 }));

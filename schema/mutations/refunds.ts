@@ -9,7 +9,6 @@ const RefundAnswerRef = builder.objectRef<RefundAnswer>("RefundAnswer").implemen
   fields: (t) => ({
     level: t.exposeString("level", { description: "success (the gateway confirmed) or warning (sent, confirmation pending: refund_in_flight)." }),
     message: t.exposeString("message", { description: "What happened, in pt-BR." }),
-    payload: t.field({ type: "JSON", description: "REST body {level, message}.", resolve: (r) => r }),
   }),
 });
 

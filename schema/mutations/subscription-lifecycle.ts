@@ -7,6 +7,8 @@ import { rescheduleSubscription } from "../../core/subscriptions/reschedule-subs
 import { undoCancel, type UndoCancelResult } from "../../core/subscriptions/undo-cancel.ts";
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
+import { SubscriptionStatusEnum } from "../types/enums.ts";
+import { SubscriptionRef } from "../types/subscription.ts";
 
 // The read-only account rule is applied to every mutation by the builder (schema/scopes.ts).
 const writeScope = { write: true } as const;
@@ -14,27 +16,40 @@ const writeScope = { write: true } as const;
 const CancelSubscriptionResultRef = builder.objectRef<CancelSubscriptionResult>("CancelSubscriptionResult").implement({
   description: "Result of a cancellation (immediate or scheduled for the period end).",
   fields: (t) => ({
-    status: t.exposeString("status", { description: "Status after the call: canceled in immediate mode and for a trial without card." }),
+    status: t.field({
+      type: SubscriptionStatusEnum,
+      description: "Status after the call: CANCELED in immediate mode and for a trial without card.",
+      resolve: (r) => r.status.toUpperCase() as never,
+    }),
+    ok: t.exposeBoolean("ok", { description: "True: the cancellation is done or scheduled." }),
     cancelAtPeriodEnd: t.exposeBoolean("cancel_at_period_end", { description: "True when the cancellation is scheduled for the end of the period." }),
-    currentPeriodEnd: t.exposeString("current_period_end", { nullable: true, description: "Until when access continues, when scheduled (ISO 8601)." }),
-    payload: t.field({ type: "JSON", description: "REST body {status, ok, cancel_at_period_end, current_period_end}.", resolve: (r) => r }),
+    currentPeriodEnd: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "Until when access continues, when scheduled.",
+      resolve: (r) => r.current_period_end,
+    }),
   }),
 });
 
 const UndoCancelResultRef = builder.objectRef<UndoCancelResult>("UndoCancelResult").implement({
   description: "Result of undoing a scheduled cancellation.",
   fields: (t) => ({
+    ok: t.exposeBoolean("ok", { description: "True: the scheduled cancellation is undone." }),
     cancelAtPeriodEnd: t.exposeBoolean("cancel_at_period_end", { description: "False after undo." }),
-    payload: t.field({ type: "JSON", description: "REST body {ok, cancel_at_period_end}.", resolve: (r) => r }),
   }),
 });
 
-type RescheduleResult = Awaited<ReturnType<typeof rescheduleSubscription>>;
+type RescheduleResult = Awaited<ReturnType<typeof rescheduleSubscription>> & { tenantId: string };
 const RescheduleResultRef = builder.objectRef<RescheduleResult>("RescheduleSubscriptionResult").implement({
   description: "Result of moving the next charge date.",
   fields: (t) => ({
-    nextBillingAt: t.exposeString("next_billing_at", { description: "The new date of the next charge (ISO 8601)." }),
-    payload: t.field({ type: "JSON", description: "REST body {subscription, next_billing_at}.", resolve: (r) => r }),
+    subscription: t.field({
+      type: SubscriptionRef,
+      description: "The subscription after the move.",
+      resolve: (r, _a, ctx) => ctx.db.prisma.subscription.findFirstOrThrow({ where: { id: r.subscription.subscription_id, tenantId: r.tenantId } }),
+    }),
+    nextBillingAt: t.field({ type: "DateTime", description: "The new date of the next charge.", resolve: (r) => r.next_billing_at }),
   }),
 });
 
@@ -42,7 +57,6 @@ const RemoveCouponResultRef = builder.objectRef<RemoveCouponResult>("RemoveCoupo
   description: "Result of removing the subscription's coupon.",
   fields: (t) => ({
     removed: t.exposeInt("removed", { description: "How many redemptions were deactivated." }),
-    payload: t.field({ type: "JSON", description: "REST body {removed}.", resolve: (r) => r }),
   }),
 });
 
@@ -102,7 +116,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, args, ctx) => {
       const tenantId = tenantIdFor(ctx, args.tenantId);
       const now = (await clockFor(ctx, tenantId)).now();
-      return rescheduleSubscription(ctx.runtime, { tenantId, subscriptionId: args.id, nextBillingAt: args.nextBillingAt ?? null, now });
+      return { ...(await rescheduleSubscription(ctx.runtime, { tenantId, subscriptionId: args.id, nextBillingAt: args.nextBillingAt ?? null, now })), tenantId };
     },
   }),
   removeCoupon: t.field({

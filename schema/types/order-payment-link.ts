@@ -2,10 +2,11 @@
 import { getOrderPaymentLink } from "../../core/orders/get-order-payment-link.ts";
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
+import { PaymentLinkRef } from "./payment-link.ts";
 
 builder.queryFields((t) => ({
   orderPaymentLink: t.field({
-    type: "JSON",
+    type: PaymentLinkRef,
     description:
       "A public /pay link showing the Pix QR of a pending order (one-off purchase or renewal advance); an expired QR is reopened as the order's next Pix attempt. Never exposes the order id. 409 `pedido sem Pix pendente para reabrir` when there is no pending Pix.",
     authScopes: { tenant: true, operator: true },

@@ -26,13 +26,39 @@ const ReferralRewardInput = builder.inputType("ReferralRewardInput", {
 });
 
 type ReferralLinkResult = Awaited<ReturnType<typeof getReferralLink>>;
+type ActiveLink = Extract<ReferralLinkResult, { active: true }>;
+
+const ReferralLinkRewardRef = builder.objectRef<ActiveLink["reward"]>("ReferralLinkReward").implement({
+  description: "The reward a referral earns under the active program.",
+  fields: (t) => ({
+    kind: t.exposeString("kind", { description: "percent_next: percent off the referrer's next renewals." }),
+    value: t.exposeInt("value", { description: "Percent off each discounted renewal (1-100)." }),
+    cycles: t.exposeInt("cycles", { description: "Renewals discounted per rewarded referral." }),
+  }),
+});
+
+const ReferralProgressRef = builder.objectRef<ActiveLink["progress"]>("ReferralProgress").implement({
+  description: "How many of the customer's referrals are in each status.",
+  fields: (t) => ({
+    pending: t.exposeInt("pending", { description: "Subscribed, not qualified yet." }),
+    qualified: t.exposeInt("qualified", { description: "Qualified, reward not given yet." }),
+    rewarded: t.exposeInt("rewarded", { description: "Rewarded." }),
+    reverted: t.exposeInt("reverted", { description: "Undone." }),
+  }),
+});
 
 const ReferralLinkRef = builder.objectRef<ReferralLinkResult>("ReferralLink").implement({
   description: "A customer's referral link: {active: false} without an active program, else code, url, reward and progress.",
   fields: (t) => ({
     active: t.boolean({ description: "True when the tenant has an active referral program.", resolve: (r) => r.active }),
-    code: t.string({ nullable: true, description: "The customer's stable referral code.", resolve: (r) => (r.active ? r.code : null) }),
-    payload: t.field({ type: "JSON", description: "The contract's response body.", resolve: (r) => r }),
+    code: t.string({ nullable: true, description: "The customer's stable referral code; null without a program.", resolve: (r) => (r.active ? r.code : null) }),
+    url: t.string({
+      nullable: true,
+      description: "Checkout address carrying the code (the customer's current offer, else the tenant's first recurring offer); null when there is none.",
+      resolve: (r) => (r.active ? (r.url ?? null) : null),
+    }),
+    reward: t.field({ type: ReferralLinkRewardRef, nullable: true, description: "The active program's reward; null without a program.", resolve: (r) => (r.active ? r.reward : null) }),
+    progress: t.field({ type: ReferralProgressRef, nullable: true, description: "The customer's referrals by status; null without a program.", resolve: (r) => (r.active ? r.progress : null) }),
   }),
 });
 

@@ -2,10 +2,11 @@
 import { getSubscriptionPaymentLink } from "../../core/subscriptions/get-subscription-payment-link.ts";
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
+import { PaymentLinkRef } from "./payment-link.ts";
 
 builder.queryFields((t) => ({
   subscriptionPaymentLink: t.field({
-    type: "JSON",
+    type: PaymentLinkRef,
     description: "A fresh public link (and the Pix QR when the offer takes Pix) to pay the subscription's open invoice. 409 when none is open.",
     authScopes: { tenant: true, operator: true },
     args: {

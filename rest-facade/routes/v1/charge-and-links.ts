@@ -4,6 +4,8 @@ import { AppError } from "../../../core/shared/errors.ts";
 import type { CoreClient } from "../../graphql-client.ts";
 import { loadOperation } from "../../operations.ts";
 import { stringField } from "../../params.ts";
+import { toPaymentMethodLink, toRenewalLink } from "../../serializers/link.ts";
+import { toChargeNowResult } from "../../serializers/subscription-actions.ts";
 
 const chargeNow = loadOperation("charge-now");
 const createPaymentMethodLink = loadOperation("create-payment-method-link");
@@ -24,24 +26,28 @@ export function chargeAndLinkRoutes(core: CoreClient, headers: (req: Request) =>
   const r = Router();
 
   r.post("/subscriptions/:id/charge-now", async (req, res) => {
-    const data = await core.request<{ chargeNow: { payload: unknown } }>(chargeNow, { id: req.params.id }, headers(req));
-    res.status(202).json(data.chargeNow.payload);
+    const data = await core.request<{ chargeNow: Parameters<typeof toChargeNowResult>[0] }>(chargeNow, { id: req.params.id }, headers(req));
+    res.status(202).json(toChargeNowResult(data.chargeNow));
   });
 
   r.post("/subscriptions/:id/payment-method-link", async (req, res) => {
-    const data = await core.request<{ createPaymentMethodLink: { payload: unknown } }>(createPaymentMethodLink, { id: req.params.id }, headers(req));
-    res.status(201).json(data.createPaymentMethodLink.payload);
+    const data = await core.request<{ createPaymentMethodLink: Parameters<typeof toPaymentMethodLink>[0] }>(
+      createPaymentMethodLink,
+      { id: req.params.id },
+      headers(req),
+    );
+    res.status(201).json(toPaymentMethodLink(data.createPaymentMethodLink));
   });
 
   r.post("/subscriptions/:id/renewal-link", async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const offerId = stringField(body, "offer_id");
-    const data = await core.request<{ createRenewalLink: { payload: unknown } }>(
+    const data = await core.request<{ createRenewalLink: Parameters<typeof toRenewalLink>[0] }>(
       createRenewalLink,
       { id: req.params.id, offerId, priceCents: priceCents(body) },
       headers(req),
     );
-    res.status(201).json(data.createRenewalLink.payload);
+    res.status(201).json(toRenewalLink(data.createRenewalLink));
   });
 
   return r;

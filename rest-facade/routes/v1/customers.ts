@@ -4,6 +4,7 @@ import { AppError } from "../../../core/shared/errors.ts";
 import type { CoreClient } from "../../graphql-client.ts";
 import { ops } from "../../operations.ts";
 import { stringField } from "../../params.ts";
+import { toCustomerEmail, toCustomerUpdate, type CustomerUpdateSelection } from "../../serializers/customer.ts";
 
 /**
  * Body fields of the customer edit that have no GraphQL argument on purpose (they cannot be edited).
@@ -23,18 +24,18 @@ export function customerRoutes(core: CoreClient, headers: (req: Request) => Reco
       email: stringField(body, "email"),
       phone: stringField(body, "phone"),
     };
-    const data = await core.request<{ updateCustomer: { payload: unknown } }>(ops.updateCustomer, variables, headers(req));
-    res.json(data.updateCustomer.payload);
+    const data = await core.request<{ updateCustomer: CustomerUpdateSelection }>(ops.updateCustomer, variables, headers(req));
+    res.json(toCustomerUpdate(data.updateCustomer));
   });
   r.post("/customers/:externalId/email", async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const email = stringField(body, "email");
-    const data = await core.request<{ updateCustomerEmail: { payload: unknown } }>(
+    const data = await core.request<{ updateCustomerEmail: { email: string; notice: string | null } }>(
       ops.updateCustomerEmail,
       { externalId: req.params.externalId, email },
       headers(req),
     );
-    res.json(data.updateCustomerEmail.payload);
+    res.json(toCustomerEmail(data.updateCustomerEmail));
   });
   return r;
 }

@@ -4,6 +4,8 @@ import { AppError } from "../../../core/shared/errors.ts";
 import type { CoreClient } from "../../graphql-client.ts";
 import { loadOperation } from "../../operations.ts";
 import { booleanField, integerField, stringField } from "../../params.ts";
+import { toPaymentLink, type PaymentLinkSelection } from "../../serializers/link.ts";
+import { toRefundAnswer } from "../../serializers/payment.ts";
 
 const refundPayment = loadOperation("refund-payment");
 const getOrderPaymentLink = loadOperation("get-order-payment-link");
@@ -17,7 +19,7 @@ export function paymentAndOrderRoutes(core: CoreClient, headers: (req: Request) 
     const body = (req.body ?? {}) as Record<string, unknown>;
     const amount = integerField(body, "amount_cents");
     if (amount === null) throw new AppError("invalid_body", { error: "amount_cents is required (an integer number of cents)" });
-    const data = await core.request<{ refundPayment: { payload: unknown } }>(
+    const data = await core.request<{ refundPayment: { level: string; message: string } }>(
       refundPayment,
       {
         id: req.params.id,
@@ -29,12 +31,12 @@ export function paymentAndOrderRoutes(core: CoreClient, headers: (req: Request) 
       },
       headers(req),
     );
-    res.json(data.refundPayment.payload);
+    res.json(toRefundAnswer(data.refundPayment));
   });
 
   r.get("/orders/:id/payment-link", async (req, res) => {
-    const data = await core.request<{ orderPaymentLink: unknown }>(getOrderPaymentLink, { id: req.params.id }, headers(req));
-    res.json(data.orderPaymentLink);
+    const data = await core.request<{ orderPaymentLink: PaymentLinkSelection }>(getOrderPaymentLink, { id: req.params.id }, headers(req));
+    res.json(toPaymentLink(data.orderPaymentLink));
   });
 
   return r;

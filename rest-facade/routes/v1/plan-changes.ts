@@ -4,6 +4,7 @@ import { AppError } from "../../../core/shared/errors.ts";
 import type { CoreClient } from "../../graphql-client.ts";
 import { loadOperation } from "../../operations.ts";
 import { stringField } from "../../params.ts";
+import { toPlanChangeResult, type PlanChangeSelection } from "../../serializers/subscription-actions.ts";
 
 const changePlanOp = loadOperation("change-plan");
 const cancelPlanChangeOp = loadOperation("cancel-plan-change");
@@ -24,12 +25,12 @@ export function planChangeRoutes(core: CoreClient, headers: (req: Request) => Re
     const offerId = stringField(body, "offer_id");
     if (!offerId) throw new AppError("invalid_body", { error: "offer_id is required" });
     const keepCoupon = booleanField(body, "keep_coupon");
-    const data = await core.request<{ changePlan: { payload: unknown } }>(changePlanOp, { id: req.params.id, offerId, keepCoupon }, headers(req));
-    res.json(data.changePlan.payload);
+    const data = await core.request<{ changePlan: PlanChangeSelection }>(changePlanOp, { id: req.params.id, offerId, keepCoupon }, headers(req));
+    res.json(toPlanChangeResult(data.changePlan));
   });
   r.post("/subscriptions/:id/cancel-plan-change", async (req, res) => {
-    const data = await core.request<{ cancelPlanChange: { payload: unknown } }>(cancelPlanChangeOp, { id: req.params.id }, headers(req));
-    res.json(data.cancelPlanChange.payload);
+    const data = await core.request<{ cancelPlanChange: PlanChangeSelection }>(cancelPlanChangeOp, { id: req.params.id }, headers(req));
+    res.json(toPlanChangeResult(data.cancelPlanChange));
   });
   return r;
 }

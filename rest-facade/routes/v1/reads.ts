@@ -3,13 +3,15 @@ import { Router, type Request } from "express";
 import type { CoreClient } from "../../graphql-client.ts";
 import { ops } from "../../operations.ts";
 import { pageArgs, queryString, toPage, type Connection } from "../../params.ts";
+import { toEntitlements, type EntitlementsSelection } from "../../serializers/entitlements.ts";
+import { toPaymentLink, type PaymentLinkSelection } from "../../serializers/link.ts";
+import { toReferralLink, type ReferralLinkSelection } from "../../serializers/referral.ts";
 import { toEventEnvelope, type EventSelection } from "../../serializers/event.ts";
 import { toGatewayEventRow, type GatewayEventSelection } from "../../serializers/gateway-event.ts";
 import { toPaymentDetail, toPaymentRow, type PaymentDetailSelection, type PaymentRowSelection } from "../../serializers/payment.ts";
 import { toSubscription, toSubscriptionListItem, type SubscriptionListSelection, type SubscriptionSelection } from "../../serializers/subscription.ts";
 
 type Json = Record<string, unknown>;
-type Conn = Connection<Json>;
 
 export function readRoutes(core: CoreClient, headers: (req: Request) => Record<string, string>): Router {
   const r = Router();
@@ -37,24 +39,24 @@ export function readRoutes(core: CoreClient, headers: (req: Request) => Record<s
   });
 
   r.get("/subscriptions/:id/payment-link", async (req, res) => {
-    const data = await q<{ subscriptionPaymentLink: Json }>(req, ops.getSubscriptionPaymentLink, { id: req.params.id });
-    res.json(data.subscriptionPaymentLink);
+    const data = await q<{ subscriptionPaymentLink: PaymentLinkSelection }>(req, ops.getSubscriptionPaymentLink, { id: req.params.id });
+    res.json(toPaymentLink(data.subscriptionPaymentLink));
   });
 
   r.get("/entitlements", async (req, res) => {
-    const data = await q<{ entitlements: { payload: Json } }>(req, ops.getEntitlements, {
+    const data = await q<{ entitlements: EntitlementsSelection }>(req, ops.getEntitlements, {
       externalId: queryString(req, "external_id"),
       email: queryString(req, "email"),
     });
-    res.json(data.entitlements.payload);
+    res.json(toEntitlements(data.entitlements));
   });
 
   r.get("/referrals/link", async (req, res) => {
-    const data = await q<{ referralLink: { payload: Json } }>(req, ops.getReferralLink, {
+    const data = await q<{ referralLink: ReferralLinkSelection }>(req, ops.getReferralLink, {
       externalId: queryString(req, "external_id"),
       email: queryString(req, "email"),
     });
-    res.json(data.referralLink.payload);
+    res.json(toReferralLink(data.referralLink));
   });
 
   r.get("/customers/:externalId/subscriptions", async (req, res) => {

@@ -5,6 +5,14 @@ import { AppError } from "../../../core/shared/errors.ts";
 import type { CoreClient } from "../../graphql-client.ts";
 import { loadOperation } from "../../operations.ts";
 import { stringField } from "../../params.ts";
+import {
+  toCancelResult,
+  toRemoveCouponResult,
+  toRescheduleResult,
+  toUndoCancelResult,
+  type CancelSelection,
+} from "../../serializers/subscription-actions.ts";
+import type { SubscriptionSelection } from "../../serializers/subscription.ts";
 
 type Json = Record<string, unknown>;
 
@@ -31,30 +39,34 @@ export function subscriptionLifecycleRoutes(core: CoreClient, headers: (req: Req
   r.post("/subscriptions/:id/cancel", async (req, res) => {
     const b = body(req);
     const vars = { id: req.params.id, reason: stringField(b, "reason"), atPeriodEnd: booleanField(req, b, "at_period_end") };
-    const data = await core.request<{ cancelSubscription: { payload: Json } }>(ops.cancelSubscription, vars, headers(req));
-    res.json(data.cancelSubscription.payload);
+    const data = await core.request<{ cancelSubscription: CancelSelection }>(ops.cancelSubscription, vars, headers(req));
+    res.json(toCancelResult(data.cancelSubscription));
   });
 
   r.post("/subscriptions/:id/cancel/undo", async (req, res) => {
-    const data = await core.request<{ undoCancelSubscription: { payload: Json } }>(ops.undoCancelSubscription, { id: req.params.id }, headers(req));
-    res.json(data.undoCancelSubscription.payload);
+    const data = await core.request<{ undoCancelSubscription: { ok: boolean; cancelAtPeriodEnd: boolean } }>(
+      ops.undoCancelSubscription,
+      { id: req.params.id },
+      headers(req),
+    );
+    res.json(toUndoCancelResult(data.undoCancelSubscription));
   });
 
   r.post("/subscriptions/:id/reschedule", async (req, res) => {
     const v = body(req).next_billing_at;
     // Anything but a string is not a date: the contract's data_invalida, like a malformed one.
     if (v != null && typeof v !== "string") throw new AppError("data_invalida");
-    const data = await core.request<{ rescheduleSubscription: { payload: Json } }>(
+    const data = await core.request<{ rescheduleSubscription: { subscription: SubscriptionSelection; nextBillingAt: string } }>(
       ops.rescheduleSubscription,
       { id: req.params.id, nextBillingAt: v ?? null },
       headers(req),
     );
-    res.json(data.rescheduleSubscription.payload);
+    res.json(toRescheduleResult(data.rescheduleSubscription));
   });
 
   r.post("/subscriptions/:id/remove-coupon", async (req, res) => {
-    const data = await core.request<{ removeCoupon: { payload: Json } }>(ops.removeCoupon, { id: req.params.id }, headers(req));
-    res.json(data.removeCoupon.payload);
+    const data = await core.request<{ removeCoupon: { removed: number } }>(ops.removeCoupon, { id: req.params.id }, headers(req));
+    res.json(toRemoveCouponResult(data.removeCoupon));
   });
 
   return r;

@@ -1,0 +1,28 @@
+// PaymentLink: a public /pay link to pay an open invoice or a pending order, with its Pix QR.
+import type { getOrderPaymentLink } from "../../core/orders/get-order-payment-link.ts";
+import { builder } from "../builder.ts";
+
+type PaymentLinkResult = Awaited<ReturnType<typeof getOrderPaymentLink>>;
+type PixResult = NonNullable<PaymentLinkResult["pix"]>;
+
+const PixChargeRef = builder.objectRef<PixResult>("PixCharge").implement({
+  description: "A Pix QR to pay: the copy-and-paste code and its image.",
+  fields: (t) => ({
+    copyPaste: t.exposeString("copy_paste", { description: "Pix copia e cola (BR Code payload)." }),
+    qrPngUrl: t.exposeString("qr_png_url", { description: "Address of the QR image (PNG)." }),
+    expiresAt: t.field({ type: "DateTime", description: "When the QR stops being payable.", resolve: (p) => p.expires_at }),
+  }),
+});
+
+export const PaymentLinkRef = builder.objectRef<Omit<PaymentLinkResult, "method" | "pix"> & { method: string; pix: PixResult | null }>("PaymentLink").implement({
+  description: "A public /pay link (and the Pix QR when Pix is taken) to pay an open invoice or a pending order. Never exposes an internal id.",
+  fields: (t) => ({
+    url: t.exposeString("url", { description: "The public /pay/{token} address." }),
+    status: t.exposeString("status", { description: "Link status: open." }),
+    amountCents: t.exposeInt("amount_cents", { description: "Amount to pay in cents." }),
+    currency: t.exposeString("currency", { description: "Lowercase currency." }),
+    method: t.exposeString("method", { description: "pix or card: how the page collects." }),
+    expiresAt: t.field({ type: "DateTime", description: "When the link stops working.", resolve: (l) => l.expires_at }),
+    pix: t.field({ type: PixChargeRef, nullable: true, description: "The Pix QR; null when the page takes a card.", resolve: (l) => l.pix }),
+  }),
+});
