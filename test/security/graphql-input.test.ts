@@ -89,7 +89,7 @@ describe("masked errors", () => {
     };
     restore.push(() => delete svc.runtime.faults);
     const r = await graphqlRequest({
-      body: { query: `mutation($p: String!) { refundPayment(id: $p, amountCents: 100, reason: "x", revoke: "none") { payload } }`, variables: { p: p.id } },
+      body: { query: `mutation($p: String!) { refundPayment(id: $p, amountCents: 100, reason: "x", revoke: "none") { level message } }`, variables: { p: p.id } },
       token: t.writeKey,
       headers: { "x-request-id": "req-masked-1" },
     });

@@ -28,7 +28,7 @@ describe("document limits", () => {
     const c = await makeCustomer(t);
     const s = await makeSubscription(t, c.id);
     const aliases = `{ ${Array.from({ length: 500 }, (_, i) => `a${i}: subscription(id: "${s.id}") { id status }`).join(" ")} }`;
-    const page = (a: string) => `${a}: events(first: 500) { edges { node { id type createdAt envelope } cursor } pageInfo { hasNextPage endCursor } }`;
+    const page = (a: string) => `${a}: events(first: 500) { edges { node { id type createdAt data { __typename } } cursor } pageInfo { hasNextPage endCursor } }`;
     const costly = `{ ${["a", "b", "c", "d"].map(page).join(" ")} }`;
     const tokens = `{ viewer { ${Array.from({ length: 2100 }, () => "kind").join(" ")} } }`;
     const refused = {
@@ -154,7 +154,7 @@ describe("per-key rate limits", () => {
     const p = await makePayment(t, c.id, s.id, 4990);
     await op(`mutation($t: ID!) { setTenantRateLimits(tenantId: $t, writePerSecond: 5) { writeRateLimit } }`, { t: t.tenantId });
     const refunds = (n: number) =>
-      `mutation($p: String!) { ${Array.from({ length: n }, (_, i) => `r${i}: refundPayment(id: $p, amountCents: 100, reason: "x", revoke: "none") { payload }`).join(" ")} }`;
+      `mutation($p: String!) { ${Array.from({ length: n }, (_, i) => `r${i}: refundPayment(id: $p, amountCents: 100, reason: "x", revoke: "none") { level message }`).join(" ")} }`;
     const twelve = await graphqlRequest({ body: { query: refunds(12), variables: { p: p.id } }, token: t.writeKey });
     expect(twelve.status).toBe(429);
     expect(firstError(twelve)).toEqual(RATE_LIMITED);
