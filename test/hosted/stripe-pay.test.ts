@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { advanceClock, subscribe } from "../helpers/billing.ts";
-import { call, op, post } from "../helpers/http.ts";
+import { call, get, op, post } from "../helpers/http.ts";
 import type { TestService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { CARD, payJson, payPage, tokenOf } from "../links/pay-helpers.ts";
@@ -109,6 +109,25 @@ describe("/pay for a Stripe subscription (PCI SAQ A)", () => {
     expect(new Date(r.body.current_period_end).getTime()).toBeGreaterThan(periodEnd.getTime());
     const order = await svc.runtime.db.prisma.order.findFirstOrThrow({ where: { tenantId: s.t.tenantId, targetSubscriptionId: s.subscriptionId, status: "PAID" } });
     expect(fake.chargesFor(`${order.id}:1`)).toBe(1);
+  });
+
+  it("open-invoice link of a past_due subscription: paid with a new card through Stripe.js, which becomes the subscription's card", async () => {
+    const s = await stripeSubscription();
+    const sub = await savedCardOf(s.subscriptionId);
+    fake.setCardBehaviour(sub.paymentMethod!.token!.split("|")[1]!, "insufficient_funds");
+    await advanceClock(s.t, sub.currentPeriodEnd!.toISOString());
+    expect((await savedCardOf(s.subscriptionId)).status).toBe("PAST_DUE");
+    const link = await get(`/v1/subscriptions/${s.subscriptionId}/payment-link`, s.t.readKey);
+    expect(link.status).toBe(200);
+    const token = tokenOf(link.body.url);
+    await expectStripeCsp(token);
+    expect((await payJson(token, { method: "card", ...CARD("5555555555554444") })).body.field).toBe("card_number");
+    const r = await payJson(token, { method: "card", payment_method_id: "pm_card_mastercard" });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: "paid", subscription_status: "active", card: { brand: "mastercard", last4: "4444" } });
+    const after = await savedCardOf(s.subscriptionId);
+    expect(after.paymentMethod).toMatchObject({ brand: "mastercard", last4: "4444", gatewayAccountId: s.accountId });
+    expect(after.collectionMethod).toBe("CARD_AUTO");
   });
 
   it("a Stripe account without a publishable key: no card on /pay (a payment-method link says so; a renewal offers Pix only)", async () => {
