@@ -4,45 +4,69 @@
 // (issue-pix-charge.ts fails it when a fresh one is asked). The sandbox's Pix is paid only through
 // simulatePixPayment, so it is left out. A charge gets a minute for its notice first (the in-flight
 // window), and is asked about until a day past its expiry.
+// A Pix we already gave up (FAILED: expired on our clock, its checkout or subscription ended) may still
+// have been paid at the provider: for a day past its expiry it is asked about too, until the provider
+// says it is dead (declined) or paid, and at most once an hour; paid, it is recorded as a late payment
+// (record-late-pix-payment.ts), exactly as its notice would have recorded it.
+import type { Payment } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import { fetchChargeStatus } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { tenantClock } from "../shared/clock.ts";
+import { latePixKey, recordLatePixPayment } from "./record-late-pix-payment.ts";
 import { settlePayment } from "./settle-payment.ts";
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 export async function reconcilePixPayments(runtime: Runtime, opts: { olderThanMs?: number; limit?: number } = {}) {
   const prisma = runtime.db.prisma;
   const wall = runtime.wallClock.now();
   const cutoff = new Date(wall.getTime() - (opts.olderThanMs ?? runtime.leases.paymentInFlightMs));
-  const waiting = await prisma.payment.findMany({
-    where: {
-      method: "PIX",
-      status: "PROCESSING",
-      provider: { not: "sandbox" },
-      gatewayChargeId: { not: "" },
-      createdAt: { lt: cutoff },
-      pixExpiresAt: { gt: new Date(wall.getTime() - DAY_MS) },
-    },
-    orderBy: { id: "asc" },
-    take: opts.limit ?? 200,
-    include: { customer: { select: { tenant: { select: { mode: true, clockAt: true } } } } },
-  });
+  const atProvider = { method: "PIX" as const, provider: { not: "sandbox" }, gatewayChargeId: { not: "" }, createdAt: { lt: cutoff }, pixExpiresAt: { gt: new Date(wall.getTime() - DAY_MS) } };
+  const include = { customer: { select: { tenant: { select: { mode: true, clockAt: true } } } } } as const;
+  const waiting = await prisma.payment.findMany({ where: { ...atProvider, status: "PROCESSING" }, orderBy: { id: "asc" }, take: opts.limit ?? 200, include });
   const results: Record<string, number> = {};
+  const count = (result: string) => void (results[result] = (results[result] ?? 0) + 1);
   for (const payment of waiting) {
     const now = tenantClock(payment.customer.tenant, runtime.wallClock).now();
-    const account = await prisma.gatewayAccount.findFirstOrThrow({ where: { id: payment.gatewayAccountId, tenantId: payment.tenantId } });
-    const status = await fetchChargeStatus(
-      { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: payment.subscriptionId, paymentId: payment.id, now },
-      payment.invoiceId ?? payment.orderId ?? payment.id,
-      payment.idempotencyKey,
-    );
-    const result =
+    const status = await askProvider(runtime, payment, now);
+    count(
       status?.outcome === "approved"
         ? await settlePayment(runtime, { tenantId: payment.tenantId, paymentId: payment.id, verdict: { outcome: "approved", chargeId: status.chargeId, detailCode: "" }, now })
-        : "unresolved";
-    results[result] = (results[result] ?? 0) + 1;
+        : "unresolved",
+    );
+  }
+
+  const givenUp = await prisma.payment.findMany({ where: { ...atProvider, status: "FAILED" }, orderBy: { id: "asc" }, take: opts.limit ?? 200, include });
+  const asked = givenUp.length
+    ? await prisma.gatewayEvent.findMany({
+        where: { tenantId: { in: [...new Set(givenUp.map((p) => p.tenantId))] }, paymentId: { in: givenUp.map((p) => p.id) }, kind: "fetch_status" },
+        select: { paymentId: true, outcome: true, createdAt: true },
+      })
+    : [];
+  const recorded = new Set(
+    (await prisma.payment.findMany({ where: { idempotencyKey: { in: givenUp.map(latePixKey) } }, select: { idempotencyKey: true } })).map((p) => p.idempotencyKey),
+  );
+  for (const payment of givenUp) {
+    const now = tenantClock(payment.customer.tenant, runtime.wallClock).now();
+    const answers = asked.filter((a) => a.paymentId === payment.id);
+    const settled = answers.some((a) => a.outcome === "declined" || a.outcome === "approved");
+    const recently = answers.some((a) => a.createdAt.getTime() > now.getTime() - HOUR_MS);
+    if (recorded.has(latePixKey(payment)) || settled || recently) continue;
+    const status = await askProvider(runtime, payment, now);
+    count(status?.outcome === "approved" ? `late_${await recordLatePixPayment(runtime, { failed: payment, chargeId: status.chargeId, now })}` : "unresolved");
   }
   return results;
+}
+
+/** What the provider says about the Pix made under the payment's key (null: it could not be asked). */
+async function askProvider(runtime: Runtime, payment: Payment, now: Date) {
+  const prisma = runtime.db.prisma;
+  const account = await prisma.gatewayAccount.findFirstOrThrow({ where: { id: payment.gatewayAccountId, tenantId: payment.tenantId } });
+  return fetchChargeStatus(
+    { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: payment.subscriptionId, paymentId: payment.id, now },
+    payment.invoiceId ?? payment.orderId ?? payment.id,
+    payment.idempotencyKey,
+  );
 }

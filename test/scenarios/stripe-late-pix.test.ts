@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
+import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
 import { advanceClock } from "../helpers/billing.ts";
 import { testService } from "../helpers/service.ts";
 import { get } from "../helpers/http.ts";
@@ -97,5 +98,35 @@ describe("Stripe: a Pix paid after we expired it", () => {
     sub = await subscriptionOf(s.t.readKey, s.subscriptionId);
     expect(sub.status).toBe("active");
     expect((await eventsOf(s.t.readKey, s.subscriptionId)).slice(-3)).toEqual(["subscription.activated:active", "invoice.paid:active", "payment.refunded:active"]);
+  });
+
+  it("its notice lost too: the reconcile job asks Stripe about the given-up Pix, records and refunds it once; a dead one is asked once and left", async () => {
+    const prisma = (await testService()).runtime.db.prisma;
+    const fetches = (paymentId: string) => prisma.gatewayEvent.count({ where: { paymentId, kind: "fetch_status" } });
+    const paid = await stripeSubscription(fake, "pix");
+    const dead = await stripeSubscription(fake, "pix");
+    const [pix] = await paymentsOf(paid.subscriptionId);
+    const [unpaid] = await paymentsOf(dead.subscriptionId);
+    for (const s of [paid, dead]) await advanceClock(s.t, later((await paymentsOf(s.subscriptionId))[0]!.pixExpiresAt!, 1));
+    expect((await paymentsOf(paid.subscriptionId)).map((p) => p.status)).toEqual(["FAILED"]);
+    fake.payPix(pix!.gatewayChargeId); // paid at Stripe; the notice never arrives
+    fake.expirePix(unpaid!.gatewayChargeId); // never paid: Stripe lets it expire
+    await prisma.payment.updateMany({ where: { id: { in: [pix!.id, unpaid!.id] } }, data: { createdAt: new Date(Date.now() - 5 * 60_000) } });
+
+    await reconcilePayments((await testService()).runtime);
+    const payments = await paymentsOf(paid.subscriptionId);
+    expect(payments.map((p) => p.status)).toEqual(["FAILED", "REFUNDED"]);
+    expect(payments[1]).toMatchObject({ gatewayChargeId: pix!.gatewayChargeId, refundedAmountCents: 4990 });
+    expect([...fake.refunds.values()].filter((r) => r.payment_intent === pix!.gatewayChargeId).map((r) => r.amount)).toEqual([4990]);
+    expect((await subscriptionOf(paid.t.readKey, paid.subscriptionId)).status).toBe("canceled");
+    expect(await paymentsOf(dead.subscriptionId)).toHaveLength(1);
+    expect([await fetches(pix!.id), await fetches(unpaid!.id)]).toEqual([1, 1]);
+
+    // Both answered for good: the next runs ask nothing more; the late notice changes nothing.
+    await reconcilePayments((await testService()).runtime);
+    expect([await fetches(pix!.id), await fetches(unpaid!.id)]).toEqual([1, 1]);
+    expect(await deliver(fake, paid.accountId, eventAbout(fake, "payment_intent.succeeded", pix!.gatewayChargeId))).toMatchObject({ status: 200, body: { result: "ignored" } });
+    expect(await paymentsOf(paid.subscriptionId)).toHaveLength(2);
+    expect([...fake.refunds.values()].filter((r) => r.payment_intent === pix!.gatewayChargeId)).toHaveLength(1);
   });
 });
