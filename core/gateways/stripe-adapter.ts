@@ -130,12 +130,21 @@ export class StripeAdapter implements GatewayAdapter {
     try {
       if (req.authentication) return await this.afterAuthentication(stripe, req, req.authentication);
       const customer = await this.customerFor(stripe, account, req);
-      // A zero-amount check of the card and Stripe's consent for later off-session charges.
+      // A zero-amount check of the card and Stripe's consent for later off-session charges. Confirmed here on the
+      // server: use_stripe_sdk lets Stripe.js (handleNextAction) run a 3-D Secure challenge in the page.
       const setup = await stripe.setupIntents.create(
-        { customer, payment_method: req.paymentMethodId, confirm: true, usage: "off_session", allowed_payment_method_types: ["card"], metadata: { customer_ref: req.customerRef } },
+        {
+          customer,
+          payment_method: req.paymentMethodId,
+          confirm: true,
+          use_stripe_sdk: true,
+          usage: "off_session",
+          allowed_payment_method_types: ["card"],
+          metadata: { customer_ref: req.customerRef },
+        },
         { idempotencyKey: `${req.customerRef}:setup:${account.id}:${req.paymentMethodId}` },
       );
-      // 3-D Secure at setup: Stripe.js authenticates in the browser with the client_secret (confirmCardSetup), then the page posts again.
+      // 3-D Secure at setup: Stripe.js authenticates in the browser with the client_secret (handleNextAction), then the page posts again.
       if (setup.status === "requires_action") return { ok: false, code: "authentication_required", ...(setup.client_secret ? { nextAction: setup.client_secret } : {}) };
       if (setup.status !== "succeeded") return { ok: false, code: declineCode(setup.last_setup_error) };
       return await this.savedCard(stripe, customer, setup);

@@ -1,5 +1,6 @@
 // Stripe.js (docs.stripe.com/js): the card element in Stripe's iframe -> a PaymentMethod id (pm_…), and
-// 3-D Secure for a SetupIntent by stripe.confirmCardSetup(client_secret) (docs.stripe.com/js/setup_intents/confirm_card_setup).
+// 3-D Secure for a SetupIntent our server confirmed (requires_action) by stripe.handleNextAction({clientSecret})
+// (docs.stripe.com/js/setup_intents/handle_next_action; "finalize payments on the server").
 import type { BrowserTokenizer } from "./types.ts";
 
 /** Stripe's CSP origins for Stripe.js, Elements and 3-D Secure (docs.stripe.com/security/guide#content-security-policy). */
@@ -20,7 +21,7 @@ const SCRIPT = `(function () {
   var nextAction = form.getAttribute("data-next-action");
   if (nextAction) {
     busy = true;
-    stripe.confirmCardSetup(nextAction).then(function (r) {
+    stripe.handleNextAction({ clientSecret: nextAction }).then(function (r) {
       busy = false;
       if (r.error || !r.setupIntent || r.setupIntent.status !== "succeeded") {
         form.removeAttribute("data-next-action");

@@ -129,6 +129,8 @@ describe("Stripe adapter: 3-D Secure when saving a card (SetupIntent requires_ac
     const saved = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: a.pm, ...CUSTOMER, authentication: { handle: a.handle } }, now());
     expect(saved).toMatchObject({ ok: true, brand: "visa", last4: "3155" });
     expect(fake.requests.some((r) => r.method === "GET" && r.path === `/v1/setup_intents/${a.id}`)).toBe(true);
+    // Confirmed on our server for Stripe.js to finish (handleNextAction): use_stripe_sdk, off-session usage.
+    expect(fake.requests.find((r) => r.method === "POST" && r.path === "/v1/setup_intents")?.params).toMatchObject({ use_stripe_sdk: "true", usage: "off_session", confirm: "true" });
     const renewal = await charge((saved as { token: string }).token, { offSession: true });
     expect(renewal.outcome).toBe("approved");
   });

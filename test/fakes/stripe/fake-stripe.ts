@@ -346,7 +346,7 @@ export class FakeStripe {
     on("post", "/v1/customers/:id", ["email", "name", "phone", "metadata", "description", "expand"], (p, c) => this.updateCustomer(c.params.id!, p));
     on("get", "/v1/payment_methods/:id", ["expand"], (_p, c) => copy(this.paymentMethod(c.params.id!)));
     on("post", "/v1/payment_methods/:id/attach", ["customer", "expand"], (p, c) => this.attach(c.params.id!, p.customer));
-    const setup = ["customer", "payment_method", "confirm", "usage", "allowed_payment_method_types", "metadata", "description", "return_url", "expand"];
+    const setup = ["customer", "payment_method", "confirm", "usage", "allowed_payment_method_types", "metadata", "description", "return_url", "use_stripe_sdk", "expand"];
     on("post", "/v1/setup_intents", setup, (p, c) => this.createSetupIntent(p, c));
     on("get", "/v1/setup_intents/:id", ["expand"], (_p, c) => copy(this.get(this.setupIntents, c.params.id!, "setup_intent", "intent", 404)));
     on("post", "/v1/setup_intents/:id/confirm", ["payment_method", "return_url", "expand"], (p, c) =>

@@ -1,8 +1,9 @@
 // The fake's stand-in for Stripe.js (https://js.stripe.com/v3/), served at {fake}/v3/ with its card
 // frame at {fake}/v3/card-frame.html. Only the subset the hosted pages use: Stripe(pk),
 // elements(), create("card"), mount(selector), createPaymentMethod({type: "card", card}) ->
-// {paymentMethod: {id}} or {error: {message}}, and confirmCardSetup(clientSecret) -> {setupIntent} or
-// {error: {code: "setup_intent_authentication_failure", setup_intent}} (docs.stripe.com/js/setup_intents/confirm_card_setup):
+// {paymentMethod: {id}} or {error: {message}}, and handleNextAction({clientSecret}) (also confirmCardSetup(clientSecret))
+// for a SetupIntent in requires_action -> {setupIntent} or {error: {code: "setup_intent_authentication_failure", setup_intent}}
+// (docs.stripe.com/js/setup_intents/handle_next_action):
 // as Stripe.js does, it shows the issuer's 3-D Secure challenge in a modal iframe (here {fake}/v3/three-d-secure.html,
 // with Stripe's test-page buttons "Complete authentication" / "Fail authentication"). As with the real library, the card is typed inside
 // an iframe of the provider's origin: the page (ours) never sees the number. The frame maps Stripe's
@@ -47,6 +48,9 @@ export function standInScript(): string {
             };
           },
         };
+      },
+      handleNextAction: function (opts) {
+        return this.confirmCardSetup(opts && opts.clientSecret);
       },
       confirmCardSetup: function (clientSecret) {
         return new Promise(function (resolve) {
