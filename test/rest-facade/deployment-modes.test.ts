@@ -10,6 +10,10 @@ import { ADMIN_TOKEN, testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
 
+// The core believes a facade over HTTP only with this shared secret (read when the test service starts).
+const FACADE_SECRET = "fcd_modes_test_3Hk9Qw2Zt7Lp5Xm8Rv4Nc6Bj1Yd0";
+process.env.FACADE_SECRET = FACADE_SECRET;
+
 async function listen(app: ReturnType<typeof createApp>) {
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((r) => server.once("listening", () => r()));
@@ -19,7 +23,7 @@ async function listen(app: ReturnType<typeof createApp>) {
 describe("deployment modes", () => {
   it("serves /v1 through a core reached over HTTP (GRAPHQL_URL)", async () => {
     const core = await testService();
-    const facade = await listen(createApp(core.runtime, core.yoga, { graphqlUrl: `${core.baseUrl}/graphql` }));
+    const facade = await listen(createApp(core.runtime, core.yoga, { graphqlUrl: `${core.baseUrl}/graphql`, facadeSecret: FACADE_SECRET }));
     try {
       const t = await newTenant();
       const s = await makeSubscription(t, (await makeCustomer(t)).id);
@@ -29,6 +33,10 @@ describe("deployment modes", () => {
       expect(await remote.text()).toBe(await local.text());
       const missing = await fetch(`${facade.url}/v1/subscriptions/sub_01ARZ3NDEKTSV4RRFFQ69G5FAV`, { headers: { authorization: `Bearer ${t.readKey}` } });
       expect(missing.status).toBe(404);
+      // The core took it for the facade: /v1's rule for the operator token holds over HTTP too.
+      const operator = await fetch(`${facade.url}/v1/events`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(operator.status).toBe(401);
+      expect(await operator.json()).toEqual({ error: "use a tenant API key (bk_…) on /v1", code: "unauthorized" });
     } finally {
       facade.server.close();
     }
