@@ -76,7 +76,10 @@ describe("Stripe: lost notices and unknown outcomes", () => {
     const renewal = (await paymentsOf(s.subscriptionId))[1]!;
     expect(stripeSideOf(fake, renewal.idempotencyKey)).toEqual({ intents: 0, status: [], charges: 0 });
     await reconcilePayments(svc.runtime);
-    expect((await prisma().payment.findUniqueOrThrow({ where: { id: renewal.id } })).status).toBe("FAILED");
+    expect(await prisma().payment.findUniqueOrThrow({ where: { id: renewal.id } })).toMatchObject({ status: "FAILED", failureCode: "not_received_by_gateway" });
+    // Not the customer's decline: no dunning step, still active, nothing announced.
+    expect((await subscriptionOf(s.t.readKey, s.subscriptionId)).status).toBe("active");
+    expect((await eventsOf(s.t.readKey, s.subscriptionId)).filter((e) => e.startsWith("invoice.payment_failed"))).toEqual([]);
     // The next attempt of the schedule charges the card, once, under its own key.
     await advanceClock(s.t, new Date(new Date(due).getTime() + 86_400_000).toISOString());
     const payments = await paymentsOf(s.subscriptionId);
