@@ -134,6 +134,23 @@ describe.skipIf(!hasChromium)("Stripe.js on /pay and 3-D Secure in a browser (st
     await w.context.close();
   });
 
+  it("/pay card change with 3-D Secure: Stripe's challenge in the page, then the authenticated card saved", async () => {
+    const s = await stripeSubscription();
+    const link = await post(`/v1/subscriptions/${s.subscriptionId}/payment-method-link`, s.t.writeKey);
+    const w = await watch();
+    await openMounted(w, new URL(link.body.url).pathname);
+    await typeCardAndSubmit(w, "4000 0025 0000 3155");
+    const challenge = w.page.frameLocator('iframe[name="stripe-challenge-frame"]');
+    await challenge.locator("#complete").waitFor({ timeout: 5_000 });
+    await Promise.all([w.page.waitForEvent("framenavigated"), challenge.locator("#complete").click()]);
+    await w.page.waitForSelector("h1");
+    expect(await w.page.textContent("h1")).toBe("Cartão atualizado");
+    const sub = await svc.runtime.db.prisma.subscription.findFirstOrThrow({ where: { id: s.subscriptionId }, include: { paymentMethod: true } });
+    expect(sub.paymentMethod!.last4).toBe("3155");
+    expectOnlyTokensPosted(w);
+    await w.context.close();
+  });
+
   async function checkoutWith3ds(w: Watched, s: StripeOffer, outcome: "complete" | "fail") {
     await openMounted(w, `/checkout/${s.offerId}`);
     await w.page.fill('[name="name"]', "Maria Silva");
