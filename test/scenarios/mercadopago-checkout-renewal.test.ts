@@ -5,8 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
 import { advanceClock, gatewayEvents } from "../helpers/billing.ts";
-import { get } from "../helpers/http.ts";
+import { get, gql } from "../helpers/http.ts";
+import { newTenant } from "../helpers/tenant.ts";
 import {
+  ACCESS_TOKEN,
   deliverNotice,
   eventsOf,
   mercadopagoCheckout,
@@ -14,6 +16,7 @@ import {
   mercadopagoSideOf,
   mercadopagoSubscription,
   paymentsOf,
+  PUBLIC_KEY,
   savedCardOf,
   startMercadoPagoTestbed,
   subscriptionOf,
@@ -99,5 +102,21 @@ describe("Mercado Pago: checkout and renewal", () => {
     expect((await deliverNotice(fake, s.accountId, pix!.gatewayChargeId)).status).toBe(200);
     expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
     expect(fake.chargesFor(pix!.idempotencyKey)).toBe(1);
+  });
+
+  it("connecting an account: a wrong access token or mixed-mode keys are refused at createGatewayAccount with Mercado Pago's reason, never the token; good ones get Mercado Pago's capabilities", async () => {
+    const t = await newTenant();
+    const CREATE = `mutation($t: ID!, $c: JSON, $u: String) { createGatewayAccount(tenantId: $t, provider: MERCADOPAGO, name: "mp", credentials: $c, apiBaseUrl: $u) { id capabilities credentialHints } }`;
+    const wrong = `TEST-${"9".repeat(16)}-112233-${"ab".repeat(16)}-1`;
+    const refused = await gql(CREATE, { t: t.tenantId, c: { accessToken: wrong }, u: fake.url });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: "gateway_credentials_invalid" });
+    expect(refused.errors?.[0]?.message).toMatch(/does not recognize the access token/);
+    expect(JSON.stringify(refused)).not.toContain(wrong.slice(5));
+    const mixed = await gql(CREATE, { t: t.tenantId, c: { accessToken: ACCESS_TOKEN, publicKey: `APP_USR-${PUBLIC_KEY.slice(5)}` }, u: fake.url });
+    expect(mixed.errors?.[0]?.message).toMatch(/different modes/);
+    const ok = await gql(CREATE, { t: t.tenantId, c: { accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY }, u: fake.url });
+    expect(ok.errors).toBeUndefined();
+    expect(ok.data.createGatewayAccount.capabilities).toMatchObject({ capturesCardOnlyOnPaymentPage: true, sumsPartialRefunds: true, minimumChargeCents: 100, supportsPix: true });
+    expect(JSON.stringify(ok)).not.toContain(ACCESS_TOKEN);
   });
 });

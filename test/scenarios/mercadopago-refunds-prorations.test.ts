@@ -112,3 +112,19 @@ describe("Mercado Pago: prorations and the minimum charge", () => {
     expect(mercadopagoSideOf(fake, proration.idempotencyKey)).toEqual({ payments: 1, status: ["approved"], charges: 1 });
   });
 });
+
+describe("Mercado Pago: chargebacks", () => {
+  it("a payment charged back at Mercado Pago: its signed notice, the payment re-fetched, is a chargeback; access revoked once", async () => {
+    const s = await mercadopagoSubscription(fake, { holder: "APRO" });
+    const [payment] = await paymentsOf(s.subscriptionId);
+    fake.chargeback(payment!.gatewayChargeId);
+    const n = await deliverNotice(fake, s.accountId, payment!.gatewayChargeId);
+    expect(n).toMatchObject({ status: 200, body: { result: "applied" } });
+    expect((await get(`/v1/payments/${payment!.id}`, s.t.readKey)).body.status).toBe("chargedback");
+    expect((await subscriptionOf(s.t.readKey, s.subscriptionId)).status).toBe("canceled");
+    const events = await eventsOf(s.t.readKey, s.subscriptionId);
+    expect(events.slice(-1)).toEqual(["subscription.canceled:canceled"]);
+    expect((await deliverNotice(fake, s.accountId, payment!.gatewayChargeId)).body.result).toBe("ignored");
+    expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(events);
+  });
+});

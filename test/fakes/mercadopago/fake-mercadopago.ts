@@ -23,6 +23,7 @@
  *     point_of_interaction.transaction_data {qr_code, qr_code_base64, ticket_url}; get; search by external_reference;
  *   - refunds: POST /v1/payments/{id}/refunds with `amount` (partial) or without (total), several partial refunds
  *     adding up to the payment; payment status `refunded` once all is returned; list;
+ *   - chargebacks: chargeback(id) turns an approved payment charged_back (status_detail reimbursed);
  *   - notices: each payment creation/update POSTed to `webhookUrl?data.id=<id>&type=payment` (Webhooks, with
  *     `x-signature: ts=…,v1=…` and `x-request-id`, signing.ts), or built on demand by `signedNotice`;
  *   - counters: approved payments per X-Idempotency-Key and in total; every request's key;
@@ -202,6 +203,16 @@ export class FakeMercadoPago {
     if (!p || p.payment_method_id !== "pix" || p.status !== "pending") throw new Error(`fake mercadopago: no payable Pix for ${idOrCode}`);
     if (Date.parse(p.date_of_expiration) <= Date.now()) throw new Error("fake mercadopago: that Pix has expired");
     this.approve(p);
+    this.notify(p, "payment.updated");
+    return copy(p);
+  }
+
+  /** The payer's bank disputes an approved payment: Mercado Pago marks it charged_back and notifies. */
+  chargeback(id: string): Obj {
+    const p = this.payment(id);
+    if (p.status !== "approved") throw new Error(`fake mercadopago: payment ${id} is not approved`);
+    [p.status, p.status_detail] = ["charged_back", "reimbursed"];
+    p.date_last_updated = mpDate(new Date());
     this.notify(p, "payment.updated");
     return copy(p);
   }
