@@ -66,9 +66,11 @@ export function createCoreClient(opts: CoreClientOptions): CoreClient {
       });
       json = (await res.json()) as GraphQLResponse;
     } catch {
-      // Refused, reset, timed out, or not a GraphQL answer (a proxy's error page): the core is not there.
+      // Refused, reset, timed out, or not JSON (a proxy's error page): the core is not there.
       throw new AppError("core_unavailable");
     }
+    // JSON that is no GraphQL answer (GRAPHQL_URL names something else): no core there either.
+    if (!json || typeof json !== "object" || (!("data" in json) && !Array.isArray(json.errors))) throw new AppError("core_unavailable");
     return { res, json };
   }
 

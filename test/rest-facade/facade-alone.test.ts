@@ -79,6 +79,18 @@ describe("a facade that cannot reach its core", () => {
     }
   });
 
+  it("answers 503 unavailable when GRAPHQL_URL names something that is not a GraphQL endpoint", async () => {
+    const core = await testService();
+    const f = await listen(createFacadeApp({ graphqlUrl: `${core.baseUrl}/nothing-here`, facadeSecret: FACADE_SECRET, logger: createLogger("silent") }));
+    try {
+      const r = await fetch(`${f.url}/v1/events`, { headers: { authorization: "Bearer bk_test_x" } });
+      expect(r.status).toBe(503);
+      expect(await r.json()).toEqual(unavailable);
+    } finally {
+      f.server.close();
+    }
+  });
+
   it("answers 503 after its timeout when the core accepts the connection and never answers (no hang)", async () => {
     const sockets: net.Socket[] = [];
     const silent = net.createServer((s) => void sockets.push(s));
