@@ -18,6 +18,7 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { AppError } from "../core/shared/errors.ts";
+import { validationStatus } from "./validation-status.ts";
 
 /**
  * Measured on every operation the project sends (rest-facade/operations/*.graphql, the tests, the
@@ -189,6 +190,7 @@ export function checkVariables(variables: unknown): string | null {
 export function documentLimits(): Plugin[] {
   return [
     armor(),
+    validationStatus(),
     {
       onValidate({ addValidationRule }) {
         addValidationRule(typeRepeatsRule);

@@ -99,7 +99,7 @@ describe("orders on the hosted checkout", () => {
     expect(again.body.pix.copy_paste).toBe(reopened.body.pix.copy_paste); // same live QR, not a third one
 
     const paid = await payPix(reopened.body.pix.copy_paste);
-    expect(paid.status).toBe("paid");
+    expect(paid.status).toBe("PAID"); // the GraphQL PaymentStatus enum
     const event = (await events(t, "order.paid"))[0]!;
     expect(event.data).toMatchObject({ order_id: orderId, quantity: 2, amount_cents: 4000, grant_days: 7, payment: { method: "pix", card: null } });
     const none = await get(`/v1/orders/${orderId}/payment-link`, t.readKey);
