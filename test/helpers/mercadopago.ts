@@ -20,9 +20,9 @@ export interface MercadoPagoOffer {
 
 export async function mercadopagoOffer(
   fake: FakeMercadoPago,
-  opts: { credentials?: Record<string, string>; priceCents?: number; collectionMethods?: string[] } = {},
+  opts: { credentials?: Record<string, string>; priceCents?: number; collectionMethods?: string[]; tenant?: TestTenant } = {},
 ): Promise<MercadoPagoOffer> {
-  const t = await newTenant();
+  const t = opts.tenant ?? (await newTenant());
   const { createGatewayAccount } = await op(
     `mutation($t: ID!, $c: JSON, $u: String) { createGatewayAccount(tenantId: $t, provider: MERCADOPAGO, name: "mercadopago", credentials: $c, apiBaseUrl: $u) { id } }`,
     { t: t.tenantId, c: opts.credentials ?? { accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET }, u: fake.url },
