@@ -12,6 +12,7 @@ import { newTenant } from "../helpers/tenant.ts";
 import { CARD, payJson, payPage, tokenOf } from "../links/pay-helpers.ts";
 import { PUBLISHABLE_KEY, SECRET_KEY, startStripeTestbed, stripeOffer, WEBHOOK_SECRET, type StripeOffer } from "../helpers/stripe.ts";
 import { changePlan } from "../subscriptions/plan-change-helpers.ts";
+import { campaignLink, createCampaign } from "../campaigns/campaign-helpers.ts";
 
 let fake: FakeStripe;
 let svc: TestService;
@@ -19,12 +20,12 @@ beforeAll(async () => void ({ fake, svc } = await startStripeTestbed()));
 afterAll(() => fake?.close());
 
 /** An active subscription of the Stripe offer, its card saved at the fake through the checkout. */
-async function stripeSubscription(s?: StripeOffer): Promise<StripeOffer & { subscriptionId: string }> {
+async function stripeSubscription(s?: StripeOffer, extra: Record<string, string> = {}): Promise<StripeOffer & { subscriptionId: string }> {
   s ??= await stripeOffer(fake);
   const r = await call("POST", `/checkout/${s.offerId}`, {
     as: "json",
     headers: { accept: "application/json" },
-    body: { name: "Maria Silva", email: `stripe-pay-${Date.now()}-${Math.random()}@example.com`, phone: "11987654321", doc: "52998224725", method: "card", payment_method_id: "pm_card_visa" },
+    body: { name: "Maria Silva", email: `stripe-pay-${Date.now()}-${Math.random()}@example.com`, phone: "11987654321", doc: "52998224725", method: "card", payment_method_id: "pm_card_visa", ...extra },
   });
   expect(r.status).toBe(201);
   return { ...s, subscriptionId: r.body.subscription_id };
@@ -128,6 +129,22 @@ describe("/pay for a Stripe subscription (PCI SAQ A)", () => {
     const after = await savedCardOf(s.subscriptionId);
     expect(after.paymentMethod).toMatchObject({ brand: "mastercard", last4: "4444", gatewayAccountId: s.accountId });
     expect(after.collectionMethod).toBe("CARD_AUTO");
+  });
+
+  it("renewal-campaign link on the Stripe offer: Stripe.js on the page, the pm_ saved and the campaign price charged once", async () => {
+    const s = await stripeSubscription(undefined, { external_id: "carla" });
+    const campaign = await createCampaign(s.t, { offerId: s.offerId, priceCents: 3000, bonusCycles: 1, bonusUnit: "month", audience: { customerExternalIds: ["carla"] } });
+    const link = await campaignLink(s.t, campaign, "carla");
+    expect(link.status).toBe(200);
+    const token = tokenOf(link.body.url);
+    await expectStripeCsp(token);
+    expect((await payJson(token, { method: "card", ...CARD("4242424242424242") })).body.field).toBe("card_number");
+    const r = await payJson(token, { method: "card", payment_method_id: "pm_card_visa" });
+    expect(r.status).toBe(200);
+    expect(r.body.status).toBe("paid");
+    const order = await svc.runtime.db.prisma.order.findFirstOrThrow({ where: { tenantId: s.t.tenantId, campaignId: campaign, status: "PAID" } });
+    expect(order.amountCents).toBe(3000);
+    expect(fake.chargesFor(`${order.id}:1`)).toBe(1);
   });
 
   it("a Stripe account without a publishable key: no card on /pay (a payment-method link says so; a renewal offers Pix only)", async () => {
