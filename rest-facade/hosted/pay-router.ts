@@ -19,7 +19,7 @@ import { sameOriginPost } from "./same-origin-post.ts";
 import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
 
 /** Submitted fields written back into a refused form; card_number and card_cvc are not among them. */
-const KEPT = ["method", "card_holder", "card_exp_month", "card_exp_year", "payment_method_id"];
+const KEPT = ["method", "card_holder", "card_exp_month", "card_exp_year"];
 
 function textValues(source: unknown, keys: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -104,7 +104,9 @@ export function payRouter(runtime: Runtime, opts: AttemptLimitOptions = {}): Rou
         const nextAction = typeof e.body.next_action === "string" ? e.body.next_action : null;
         const error = { field: String(e.body.field ?? ""), error: e.body.error };
         const card = browserCard ? { ...browserCard, nextAction } : null;
-        return sendHostedPage(res, runtime, e.status, renderPayPage({ token, view, values: textValues(body, KEPT), error, browserCard: card }));
+        // The provider's token travels again with the 3-D Secure handle; card numbers are never kept.
+        const kept = browserCard ? [...KEPT, browserCard.tokenField.name] : KEPT;
+        return sendHostedPage(res, runtime, e.status, renderPayPage({ token, view, values: textValues(body, kept), error, browserCard: card }));
       }
       throw e;
     }
