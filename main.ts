@@ -58,6 +58,12 @@ async function startCore() {
     );
     process.exit(1);
   }
+  // A guessable FACADE_SECRET would let anyone speak as the /v1 facade (forge client addresses, skip the failed-key cap).
+  const facadeWeakness = process.env.FACADE_SECRET ? operatorTokenWeakness(process.env.FACADE_SECRET) : null;
+  if (facadeWeakness) {
+    console.error(`refusing to start: FACADE_SECRET is too weak: ${facadeWeakness}.\n  Set the same random value of 32 or more characters on the core and the facade (for example: openssl rand -base64 32).`);
+    process.exit(1);
+  }
   // A wrong GATEWAY_CREDENTIALS_KEY is refused before anything starts: credentials sealed under it could not be read elsewhere.
   let gatewayCredentialKeys: CredentialKeyRing;
   try {

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../core/shared/logger.ts";
 import { createFacadeApp } from "../../rest-facade/facade-app.ts";
-import { childDataDir, startChildService, type ChildService } from "../helpers/child-service.ts";
+import { childDataDir, startChildService, startMainUntilBanner, type ChildService } from "../helpers/child-service.ts";
 import { routeV1Through, testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 
@@ -58,6 +58,15 @@ async function listen(app: ReturnType<typeof createFacadeApp>) {
   await new Promise<void>((r) => server.once("listening", () => r()));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
+
+describe("FACADE_SECRET on the core", () => {
+  it("a guessable one stops the core at start (it would let anyone speak as the facade)", async () => {
+    const r = await startMainUntilBanner({ FACADE_SECRET: "facade" });
+    expect(r.started).toBe(false);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/refusing to start: FACADE_SECRET is too weak/);
+  });
+});
 
 describe("a facade that cannot reach its core", () => {
   const unavailable = { error: "service temporarily unavailable; retry shortly", code: "unavailable" };
