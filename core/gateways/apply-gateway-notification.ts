@@ -99,6 +99,10 @@ export async function applyGatewayNotification(
           return done("applied");
         }
         if (!payment || !(UNSETTLED as readonly string[]).includes(payment.status)) break;
+        // A Pix the payer never paid is not a decline: the provider expiring it is given up by our own
+        // rules (a fresh QR when asked, the checkout or subscription ending), as the sandbox's Pix is; a
+        // decline would count a dunning step (past_due before the due date) or cancel a pending order.
+        if (n.kind === "charge_failed" && payment.method === "PIX") break;
         const approved = n.kind !== "charge_failed";
         await settlePayment(
           runtime,

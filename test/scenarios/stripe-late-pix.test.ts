@@ -129,4 +129,27 @@ describe("Stripe: a Pix paid after we expired it", () => {
     expect(await paymentsOf(paid.subscriptionId)).toHaveLength(2);
     expect([...fake.refunds.values()].filter((r) => r.payment_intent === pix!.gatewayChargeId)).toHaveLength(1);
   });
+
+  it("Stripe expiring an unpaid renewal QR (payment_intent.payment_failed) is no decline: no dunning step, no event; our own schedule goes on", async () => {
+    const s = await stripeSubscription(fake, "pix");
+    const [first] = await paymentsOf(s.subscriptionId);
+    fake.payPix(first!.gatewayChargeId);
+    expect((await deliver(fake, s.accountId, eventAbout(fake, "payment_intent.succeeded", first!.gatewayChargeId))).status).toBe(200);
+    const due = (await subscriptionOf(s.t.readKey, s.subscriptionId)).current_period_end as string;
+    await advanceClock(s.t, later(due, -3));
+    const qr = (await paymentsOf(s.subscriptionId)).at(-1)!;
+    expect(qr).toMatchObject({ method: "PIX", status: "PROCESSING" });
+    const before = await eventsOf(s.t.readKey, s.subscriptionId);
+
+    fake.expirePix(qr.gatewayChargeId);
+    const failed = eventAbout(fake, "payment_intent.payment_failed", qr.gatewayChargeId);
+    expect(await deliver(fake, s.accountId, failed)).toMatchObject({ status: 200, body: { result: "ignored" } });
+    expect((await subscriptionOf(s.t.readKey, s.subscriptionId)).status).toBe("active");
+    expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(before);
+    expect((await paymentsOf(s.subscriptionId)).at(-1)!.status).toBe("PROCESSING");
+    // The due date passes unpaid: past_due by our own schedule, one step.
+    await advanceClock(s.t, due);
+    expect((await subscriptionOf(s.t.readKey, s.subscriptionId)).status).toBe("past_due");
+    expect((await eventsOf(s.t.readKey, s.subscriptionId)).filter((e) => e.startsWith("invoice.payment_failed"))).toEqual(["invoice.payment_failed:past_due"]);
+  });
 });
