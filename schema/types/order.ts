@@ -1,11 +1,15 @@
 // Order: a one-time purchase (units of a one-time offer, a renewal advance or a campaign renewal).
 import { trackingFields } from "../../core/subscriptions/subscription-payload.ts";
+import { isId } from "../../core/shared/ids.ts";
+import { notFound } from "../../core/shared/errors.ts";
 import { builder } from "../builder.ts";
+import { tenantIdFor } from "../tenant-scope.ts";
+import { keysetConnection } from "./page.ts";
 import { PaymentRef } from "./payment.ts";
 import { OrderStatusEnum } from "./enums.ts";
 import { TrackingRef } from "./subscription.ts";
 
-builder.prismaObject("Order", {
+export const OrderRef = builder.prismaObject("Order", {
   description: "A one-time purchase: units of a one-time offer (a grant), or a renewal advance / campaign renewal of a subscription.",
   fields: (t) => ({
     id: t.exposeID("id", { description: "ord_ id." }),
@@ -37,3 +41,45 @@ builder.prismaObject("Order", {
     }),
   }),
 });
+
+builder.queryFields((t) => ({
+  order: t.prismaField({
+    type: "Order",
+    description: "One order of the tenant. Unknown and foreign ids are the same not_found error.",
+    authScopes: { tenant: true, operator: true },
+    args: {
+      id: t.arg.string({ required: true, description: "ord_ id." }),
+      tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const order = isId("order", args.id)
+        ? await ctx.db.prisma.order.findFirst({ ...query, where: { id: args.id, tenantId: tenantIdFor(ctx, args.tenantId) } })
+        : null;
+      if (!order) throw notFound("order");
+      return order;
+    },
+  }),
+  orders: t.connection(
+    {
+      type: OrderRef,
+      description: "The tenant's one-time orders in id order (keyset), filtered by status.",
+      authScopes: { tenant: true, operator: true },
+      args: {
+        tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }),
+        status: t.arg({ type: [OrderStatusEnum], required: false, description: "Only orders in one of these statuses." }),
+      },
+      resolve: (_root, args, ctx) => {
+        const tenantId = tenantIdFor(ctx, args.tenantId);
+        return keysetConnection("order", args, (id, take) =>
+          ctx.db.prisma.order.findMany({
+            where: { tenantId, ...(args.status?.length ? { status: { in: args.status } } : {}), ...(id ? { id } : {}) },
+            orderBy: { id: "asc" },
+            take,
+          }),
+        );
+      },
+    },
+    { name: "OrdersConnection", description: "A page of orders." },
+    { name: "OrdersEdge", description: "One order of the page." },
+  ),
+}));

@@ -3,6 +3,8 @@ import { createReferralProgram } from "../../core/referrals/create-referral-prog
 import { getReferralLink } from "../../core/referrals/get-referral-link.ts";
 import { builder } from "../builder.ts";
 import { tenantIdFor } from "../tenant-scope.ts";
+import { ReferralStatusEnum } from "./enums.ts";
+import { keysetConnection } from "./page.ts";
 
 builder.prismaObject("ReferralProgram", {
   description: "The tenant's referral program: the reward of a referral and when a referral qualifies. One is active per tenant.",
@@ -91,4 +93,69 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) =>
       getReferralLink(ctx.db.prisma, { tenantId: tenantIdFor(ctx, args.tenantId), externalId: args.externalId, email: args.email, publicUrl: ctx.runtime.config.publicUrl }),
   }),
+}));
+
+const ReferralSnapshotRef = builder.objectRef<{ kind: string | null; value: number | null; cycles: number | null }>("ReferralRewardSnapshot").implement({
+  description: "The reward as snapshotted on the referral when it was created.",
+  fields: (t) => ({
+    kind: t.exposeString("kind", { nullable: true, description: "percent_next." }),
+    value: t.exposeInt("value", { nullable: true, description: "Percent off each discounted renewal." }),
+    cycles: t.exposeInt("cycles", { nullable: true, description: "Renewals of the referrer discounted." }),
+  }),
+});
+
+export const ReferralRef = builder.prismaObject("Referral", {
+  description: "A referral: a customer who subscribed with another customer's code, and where its reward stands.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "rfr_ id." }),
+    status: t.expose("status", { type: ReferralStatusEnum, description: "PENDING, QUALIFIED, REWARDED or REVERTED." }),
+    programId: t.exposeString("programId", { description: "rp_ id of the program it was made under." }),
+    referrerCustomerId: t.exposeString("referrerCustomerId", { description: "cus_ id of the customer who referred." }),
+    referredCustomerId: t.exposeString("referredCustomerId", { description: "cus_ id of the customer referred." }),
+    referredSubscriptionId: t.exposeString("referredSubscriptionId", { nullable: true, description: "sub_ id whose paid cycles qualify the referral." }),
+    reward: t.field({
+      type: ReferralSnapshotRef,
+      description: "The reward snapshot (the program's values when it was made).",
+      resolve: (r) => {
+        const s = (r.reward ?? {}) as { kind?: string; value?: number; cycles?: number };
+        return { kind: s.kind ?? null, value: s.value ?? null, cycles: s.cycles ?? null };
+      },
+    }),
+    qualifiedAt: t.expose("qualifiedAt", { type: "DateTime", nullable: true, description: "When it qualified." }),
+    rewardedAt: t.expose("rewardedAt", { type: "DateTime", nullable: true, description: "When the referrer was rewarded." }),
+    revertedAt: t.expose("revertedAt", { type: "DateTime", nullable: true, description: "When it was undone." }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation instant." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  referrals: t.connection(
+    {
+      type: ReferralRef,
+      description: "The tenant's referrals in id order (keyset), filtered by status or by the referring customer.",
+      authScopes: { tenant: true, operator: true },
+      args: {
+        tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }),
+        status: t.arg({ type: [ReferralStatusEnum], required: false, description: "Only referrals in one of these statuses." }),
+        referrerCustomerId: t.arg.string({ required: false, description: "Only the referrals of this referring cus_ id." }),
+      },
+      resolve: (_root, args, ctx) => {
+        const tenantId = tenantIdFor(ctx, args.tenantId);
+        return keysetConnection("referral", args, (id, take) =>
+          ctx.db.prisma.referral.findMany({
+            where: {
+              tenantId,
+              ...(args.status?.length ? { status: { in: args.status } } : {}),
+              ...(args.referrerCustomerId ? { referrerCustomerId: args.referrerCustomerId } : {}),
+              ...(id ? { id } : {}),
+            },
+            orderBy: { id: "asc" },
+            take,
+          }),
+        );
+      },
+    },
+    { name: "ReferralsConnection", description: "A page of referrals." },
+    { name: "ReferralsEdge", description: "One referral of the page." },
+  ),
 }));

@@ -4,9 +4,21 @@ import type { CampaignLinkObject } from "../../core/campaigns/campaign-rules.ts"
 import { listCampaignLinks, type CampaignLinksElement } from "../../core/campaigns/list-campaign-links.ts";
 import { builder } from "../builder.ts";
 import { tenantIdFor } from "../tenant-scope.ts";
-import { forwardOnly, pageToConnection } from "./page.ts";
+import { SubscriptionStatusEnum } from "./enums.ts";
+import { forwardOnly, keysetConnection, pageToConnection } from "./page.ts";
 
-builder.prismaObject("RenewalCampaign", {
+type AudienceJson = { statuses?: string[]; planIds?: string[]; customerExternalIds?: string[] };
+
+const CampaignAudienceRef = builder.objectRef<AudienceJson>("CampaignAudience").implement({
+  description: "Who may get a campaign link. Every non-empty list must hold (AND); an empty list does not filter.",
+  fields: (t) => ({
+    statuses: t.field({ type: [SubscriptionStatusEnum], description: "Subscription statuses admitted.", resolve: (a) => (a.statuses ?? []).map((s) => s.toUpperCase()) as never }),
+    planIds: t.stringList({ description: "plan_ ids admitted.", resolve: (a) => a.planIds ?? [] }),
+    customerExternalIds: t.stringList({ description: "Only these customers (the tenant's external_id).", resolve: (a) => a.customerExternalIds ?? [] }),
+  }),
+});
+
+export const RenewalCampaignRef = builder.prismaObject("RenewalCampaign", {
   description: "A renewal campaign: an early renewal of one cycle at a campaign price, plus a bonus, for an audience of customers.",
   fields: (t) => ({
     id: t.exposeID("id", { description: "cmp_ id." }),
@@ -15,7 +27,8 @@ builder.prismaObject("RenewalCampaign", {
     bonusCycles: t.exposeInt("bonusCycles", { description: "Bonus added on top of the cycle, in bonusUnit (0 = none)." }),
     bonusUnit: t.exposeString("bonusUnit", { description: "day, month or year." }),
     startsAt: t.expose("startsAt", { type: "DateTime", nullable: true, description: "No link before this instant of the tenant clock; null = at once." }),
-    audience: t.expose("audience", { type: "JSON", description: "{statuses, planIds, customerExternalIds}; an empty list does not filter; all filters must hold." }),
+    audience: t.field({ type: CampaignAudienceRef, description: "Who may get a link.", resolve: (c) => (c.audience ?? {}) as AudienceJson }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation instant." }),
     active: t.exposeBoolean("active", { description: "False after setRenewalCampaignActive(active: false): no new link, no payment." }),
   }),
 });
@@ -47,6 +60,29 @@ const CampaignLinksElementRef = builder.objectRef<CampaignLinksElement>("Campaig
 });
 
 builder.queryFields((t) => ({
+  renewalCampaigns: t.connection(
+    {
+      type: RenewalCampaignRef,
+      description: "The tenant's renewal campaigns in id order (keyset).",
+      authScopes: { tenant: true, operator: true },
+      args: {
+        tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }),
+        active: t.arg.boolean({ required: false, description: "Only active (true) or deactivated (false) campaigns." }),
+      },
+      resolve: (_root, args, ctx) => {
+        const tenantId = tenantIdFor(ctx, args.tenantId);
+        return keysetConnection("renewalCampaign", args, (id, take) =>
+          ctx.db.prisma.renewalCampaign.findMany({
+            where: { tenantId, ...(args.active != null ? { active: args.active } : {}), ...(id ? { id } : {}) },
+            orderBy: { id: "asc" },
+            take,
+          }),
+        );
+      },
+    },
+    { name: "RenewalCampaignsConnection", description: "A page of renewal campaigns." },
+    { name: "RenewalCampaignsEdge", description: "One campaign of the page." },
+  ),
   campaignLinks: t.connection(
     {
       type: CampaignLinksElementRef,

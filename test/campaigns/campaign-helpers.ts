@@ -13,7 +13,7 @@ export interface CampaignInput {
 
 const CREATE = `mutation($t: ID!, $o: ID!, $p: Int!, $b: Int!, $u: String!, $s: DateTime, $a: RenewalCampaignAudience) {
   createRenewalCampaign(tenantId: $t, offerId: $o, priceCents: $p, bonusCycles: $b, bonusUnit: $u, startsAt: $s, audience: $a) {
-    id offerId priceCents bonusCycles bonusUnit startsAt audience active } }`;
+    id offerId priceCents bonusCycles bonusUnit startsAt audience { statuses planIds customerExternalIds } active } }`;
 
 function vars(t: TestTenant, c: CampaignInput) {
   return {

@@ -1,10 +1,35 @@
 // The typed graph as an internal tool uses it (issue 20): a customer's subscriptions with their last
 // payment, fewer fields when fewer are asked, keyset connections, an event's data through fragments,
 // failed invoices, and GraphQL validation (400) for unknown fields and wrong types, never a 500.
+import fs from "node:fs";
+import { buildSchema, getNamedType, isInputObjectType, isInterfaceType, isObjectType } from "graphql";
 import { describe, expect, it } from "vitest";
 import { CARDS, advanceClock, subscribe } from "../helpers/billing.ts";
 import { get, gql, op } from "../helpers/http.ts";
 import { newTenant } from "../helpers/tenant.ts";
+
+describe("typed graph: the printed schema", () => {
+  const schema = buildSchema(fs.readFileSync(new URL("../../schema/schema.graphql", import.meta.url), "utf8"));
+  const fields = Object.values(schema.getTypeMap())
+    .filter((t) => !t.name.startsWith("__") && (isObjectType(t) || isInterfaceType(t) || isInputObjectType(t)))
+    .flatMap((t) => Object.values((t as { getFields(): Record<string, { name: string; description?: string | null; type: unknown; args?: readonly { name: string; description?: string | null }[] }> }).getFields()).map((f) => ({ owner: t.name, f })));
+
+  it("documents every type, field and argument", () => {
+    const types = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWith("__") && !t.description).map((t) => t.name);
+    const undocumented = fields.flatMap(({ owner, f }) => [
+      ...(f.description ? [] : [`${owner}.${f.name}`]),
+      ...(f.args ?? []).filter((a) => !a.description).map((a) => `${owner}.${f.name}(${a.name})`),
+    ]);
+    expect([...types, ...undocumented]).toEqual([]);
+  });
+
+  it("has no JSON tunnel: no payload, listItem or envelope field, no JSON-typed query result", () => {
+    const tunnels = fields
+      .filter(({ owner, f }) => getNamedType(f.type as never).name === "JSON" && (["payload", "listItem", "envelope"].includes(f.name) || owner === "Query" || owner === "Mutation"))
+      .map(({ owner, f }) => `${owner}.${f.name}`);
+    expect(tunnels).toEqual([]);
+  });
+});
 
 describe("typed graph for internal tools", () => {
   it("answers a customer's subscriptions with lastPayment { amountCents status }, typed and documented", async () => {
