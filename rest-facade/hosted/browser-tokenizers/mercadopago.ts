@@ -2,7 +2,8 @@
 // card/web-integration): card number, expiry and CVV typed in Mercado Pago's own iframes, mp.fields.createCardToken
 // -> a card token (32 hex characters) posted as `mercadopago_token`; the server saves it to a Mercado Pago customer
 // (savePaymentMethod). The cardholder name (Mercado Pago requires it) is typed in a plain field of the card box,
-// unnamed so it is never posted; the CPF comes from the form's `doc`.
+// unnamed so it is never posted; the holder's CPF/CNPJ comes from the form's `doc` (checkout), or from a field of
+// the card box where the form has none (/pay), also unnamed.
 import type { BrowserTokenizer } from "./types.ts";
 
 /**
@@ -29,6 +30,16 @@ const SCRIPT = `(function () {
   holder.placeholder = "Nome impresso no cartão";
   holder.setAttribute("aria-label", "Nome impresso no cartão");
   box.appendChild(holder);
+  // Mercado Pago asks for the holder's CPF/CNPJ: the checkout's doc field, else (on /pay) one of the card box's own, never posted.
+  var doc = form.querySelector("input[name=doc]");
+  if (!doc) {
+    doc = document.createElement("input");
+    doc.id = "mp-identification-number";
+    doc.inputMode = "numeric";
+    doc.placeholder = "CPF ou CNPJ do titular";
+    doc.setAttribute("aria-label", "CPF ou CNPJ do titular do cartão");
+    box.appendChild(doc);
+  }
   ["cardNumber", "expirationDate", "securityCode"].forEach(function (type) {
     var slot = document.createElement("div");
     slot.id = "mp-" + type;
@@ -42,8 +53,7 @@ const SCRIPT = `(function () {
     ev.preventDefault();
     if (busy) return;
     busy = true;
-    var doc = form.querySelector("input[name=doc]");
-    var digits = doc ? doc.value.replace(/\\D/g, "") : "";
+    var digits = doc.value.replace(/\\D/g, "");
     mp.fields.createCardToken({ cardholderName: holder.value.trim(), identificationType: digits.length > 11 ? "CNPJ" : "CPF", identificationNumber: digits }).then(function (token) {
       busy = false;
       if (!token || !token.id) { err.textContent = "verifique os dados do cartão"; return; }
