@@ -1,8 +1,9 @@
 // A payment row read as the GraphQL Payment fields (camelCase, API statuses), for the core's own
-// bodies (webhook data); the snake_case shapes themselves live in payment-body.ts.
+// bodies (webhook data); the GraphQL Payment type resolves with the same helpers. The snake_case
+// shapes themselves live in payment-body.ts.
 import type { Payment, PaymentItem, Prisma } from "../../generated/prisma/client.ts";
 import { MONEY_TAKEN } from "./transitions.ts";
-import { lastPaymentBody, paymentDetailBody, paymentRowBody, type CardMaskFields, type PaymentFields, type PaymentItemFields } from "./payment-body.ts";
+import { lastPaymentBody, type CardMaskFields, type PaymentFields } from "./payment-body.ts";
 
 export const paymentRowInclude = {
   customer: true,
@@ -50,15 +51,5 @@ export function paymentFields(p: Payment, customer: { externalId: string; email:
   };
 }
 
-export const itemFields = (i: PaymentItem): PaymentItemFields => ({
-  id: i.id,
-  kind: i.kind,
-  amountCents: i.amountCents,
-  refundedAmountCents: i.refundedAmountCents,
-  refunded: itemRefunded(i),
-});
-
-export const paymentRow = (p: PaymentForRow) => paymentRowBody(paymentFields(p, p.customer));
-export const paymentDetail = (p: PaymentForRow & { items: PaymentItem[] }) => paymentDetailBody({ ...paymentFields(p, p.customer), items: p.items.map(itemFields) });
 /** last_payment of subscription payloads and `payment` of order events. */
 export const lastPaymentPayload = (p: Payment) => lastPaymentBody(paymentFields(p));

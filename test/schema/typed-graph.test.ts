@@ -2,7 +2,7 @@
 // payment, fewer fields when fewer are asked, keyset connections, an event's data through fragments,
 // failed invoices, and GraphQL validation (400) for unknown fields and wrong types, never a 500.
 import fs from "node:fs";
-import { buildSchema, getNamedType, isInputObjectType, isInterfaceType, isObjectType } from "graphql";
+import { buildSchema, getNamedType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLOutputType } from "graphql";
 import { describe, expect, it } from "vitest";
 import { CARDS, advanceClock, subscribe } from "../helpers/billing.ts";
 import { get, gql, op } from "../helpers/http.ts";
@@ -25,7 +25,7 @@ describe("typed graph: the printed schema", () => {
 
   it("has no JSON tunnel: no payload, listItem or envelope field, no JSON-typed query result", () => {
     const tunnels = fields
-      .filter(({ owner, f }) => getNamedType(f.type as never).name === "JSON" && (["payload", "listItem", "envelope"].includes(f.name) || owner === "Query" || owner === "Mutation"))
+      .filter(({ owner, f }) => getNamedType(f.type as GraphQLOutputType).name === "JSON" && (["payload", "listItem", "envelope"].includes(f.name) || owner === "Query" || owner === "Mutation"))
       .map(({ owner, f }) => `${owner}.${f.name}`);
     expect(tunnels).toEqual([]);
   });
