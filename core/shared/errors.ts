@@ -92,6 +92,11 @@ export const ERROR_CATALOG = {
   gateway_credentials_invalid: { status: 422, error: "the gateway refused the credentials", code: "gateway_credentials_invalid" },
   /** Saturation (no database connection freed up in time): nothing was written; retry after Retry-After. */
   overloaded: { status: 503, error: "service temporarily overloaded; retry shortly", code: "unavailable" },
+  /**
+   * A payment gateway answered 5xx, timed out or could not be reached while a request waited on it (a Pix
+   * to show, a card to save). Any charge it may have made is settled by reconciliation, never made twice.
+   */
+  gateway_unavailable: { status: 503, error: "payment gateway temporarily unavailable; retry shortly", code: "unavailable" },
   /** The /v1 facade could not reach the GraphQL core (GRAPHQL_URL) or it did not answer in time. */
   core_unavailable: { status: 503, error: "service temporarily unavailable; retry shortly", code: "unavailable" },
   internal: { status: 500, error: "internal error", code: "internal" },
@@ -143,5 +148,7 @@ export function notFound(resource: string): AppError {
 export function infrastructureError(err: unknown): AppError | null {
   const e = err as { code?: unknown; name?: unknown } | null;
   if (e && e.code === "P2028") return new AppError("overloaded");
+  // core/gateways/adapter.ts's GatewayUnavailable and its CredentialsUnavailable, by name (no import of the gateway layer here).
+  if (e && (e.name === "GatewayUnavailable" || e.name === "CredentialsUnavailable")) return new AppError("gateway_unavailable");
   return null;
 }
