@@ -2,19 +2,20 @@
 // (5xx after or before the charge, a timeout) during a billing pass, are settled by asking Mercado Pago
 // (a payments search on external_reference = our key, from the reconcile job), never by charging again:
 // Mercado Pago keeps one payment per X-Idempotency-Key and the fake counts the approved ones per key.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runBillingPass } from "../../core/billing/run-billing-pass.ts";
 import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
 import type { FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
 import { advanceClock, gatewayEvents } from "../helpers/billing.ts";
 import { setTenantClock } from "../helpers/factories.ts";
-import { deliverNotice, eventsOf, mercadopagoSideOf, mercadopagoSubscription, paymentsOf, startMercadoPagoTestbed, subscriptionOf } from "../helpers/mercadopago.ts";
+import { deliverNotice, eventsOf, mercadopagoCheckout, mercadopagoOffer, mercadopagoSideOf, mercadopagoSubscription, paymentsOf, startMercadoPagoTestbed, subscriptionOf } from "../helpers/mercadopago.ts";
 import type { TestService } from "../helpers/service.ts";
 
 let fake: FakeMercadoPago;
 let svc: TestService;
 beforeAll(async () => void ({ fake, svc } = await startMercadoPagoTestbed()));
 afterAll(() => fake?.close());
+afterEach(() => void (svc.runtime.faults = undefined));
 
 const prisma = () => svc.runtime.db.prisma;
 /** The in-flight window (PAYMENT_IN_FLIGHT_MS) has passed for these payments: the reconcile job may ask about them. */
@@ -99,5 +100,45 @@ describe("Mercado Pago: lost notices and unknown outcomes", () => {
     } finally {
       adapter.opts.timeoutMs = saved;
     }
+  });
+});
+
+describe("Mercado Pago: a crash between Mercado Pago's approval and our commit", () => {
+  it("renewal: the process dies after Mercado Pago approved; the re-run settles from Mercado Pago's record, no second payment", async () => {
+    const s = await mercadopagoSubscription(fake, { holder: "APRO" });
+    const due = (await subscriptionOf(s.t.readKey, s.subscriptionId)).current_period_end as string;
+    let crashes = 0;
+    svc.runtime.faults = (point) => {
+      if (point === "after-gateway-charge" && crashes++ === 0) throw new Error("simulated crash after Mercado Pago approved the renewal");
+    };
+    const summary = await advanceClock(s.t, due);
+    expect(crashes).toBeGreaterThanOrEqual(1);
+    expect(summary).toMatchObject({ errors: 1, renewed: 1 });
+    const payments = await paymentsOf(s.subscriptionId);
+    expect(payments.map((p) => p.status)).toEqual(["PAID", "PAID"]);
+    expect(mercadopagoSideOf(fake, payments[1]!.idempotencyKey)).toEqual({ payments: 1, status: ["approved"], charges: 1 });
+    expect((await gatewayEvents(s.t, s.subscriptionId)).filter((e) => e.kind === "fetch_status").map((e) => e.outcome)).toEqual(["approved"]);
+    expect(await invoicesPaid(s.t.readKey, s.subscriptionId)).toBe(2);
+  });
+
+  it("checkout: the process dies after Mercado Pago approved the first payment; the reconcile job refunds it at Mercado Pago, once", async () => {
+    const s = await mercadopagoOffer(fake);
+    svc.runtime.faults = (point) => {
+      if (point === "after-gateway-charge") throw new Error("simulated crash after Mercado Pago approved the checkout payment");
+    };
+    const r = await mercadopagoCheckout(s, { cardToken: fake.browserToken() });
+    svc.runtime.faults = undefined;
+    expect(r.status).toBeGreaterThanOrEqual(500);
+    expect(await prisma().payment.count({ where: { tenantId: s.t.tenantId } })).toBe(0);
+    const intent = await prisma().checkoutChargeIntent.findFirstOrThrow({ where: { tenantId: s.t.tenantId } });
+    expect(mercadopagoSideOf(fake, intent.idempotencyKey)).toEqual({ payments: 1, status: ["approved"], charges: 1 });
+    await prisma().checkoutChargeIntent.updateMany({ where: { id: intent.id }, data: { createdAt: new Date(Date.now() - 5 * 60_000) } });
+    await reconcilePayments(svc.runtime);
+    await reconcilePayments(svc.runtime);
+    const [mp] = fake.paymentsFor(intent.idempotencyKey);
+    expect(mp).toMatchObject({ status: "refunded", transaction_amount_refunded: 49.9 });
+    expect(mp!.refunds).toHaveLength(1);
+    expect(await prisma().checkoutChargeIntent.count({ where: { tenantId: s.t.tenantId } })).toBe(0);
+    expect(await prisma().subscription.count({ where: { tenantId: s.t.tenantId } })).toBe(0);
   });
 });
