@@ -8,6 +8,69 @@ import { CARDS, advanceClock, subscribe } from "../helpers/billing.ts";
 import { get, gql, op } from "../helpers/http.ts";
 import { newTenant } from "../helpers/tenant.ts";
 
+/** The GraphiQL guide's queries (README), verbatim: they must stay valid and under the document limits. */
+const GUIDE = {
+  customerSubscriptions: `query CustomerSubscriptions($externalId: String!) {
+  customer(externalId: $externalId) {
+    name
+    email
+    subscriptions {
+      id
+      status
+      planName
+      interval
+      currentPeriodEnd
+      nextChargeAmountCents
+      paymentMethod { brand last4 }
+      pendingOffer { planName effectiveAt }
+      lastPayment { amountCents status method paidAt failureCode }
+    }
+  }
+}`,
+  failedInvoices: `query FailedInvoicesOfTheWeek($from: DateTime!, $to: DateTime!, $after: String) {
+  invoices(failed: true, dueFrom: $from, dueTo: $to, first: 100, after: $after) {
+    edges {
+      node {
+        id
+        status
+        dueAt
+        amountCents
+        attemptCount
+        nextAttemptAt
+        subscription { id status customer { externalId email } }
+        payments { status failureCode amountCents createdAt }
+      }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`,
+  exhaustedDeliveries: `query ExhaustedDeliveries($after: String) {
+  exhaustedWebhookDeliveries(first: 50, after: $after) {
+    edges {
+      node {
+        id
+        attemptCount
+        lastStatusCode
+        lastError
+        endpoint { url active }
+        event {
+          id
+          type
+          createdAt
+          data {
+            __typename
+            ... on SubscriptionEventData { id status customer { externalId } }
+            ... on OrderEventData { orderId customer { externalId } }
+          }
+        }
+        attempts { attemptNo startedAt statusCode latencyMs error }
+      }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`,
+};
+
 describe("typed graph: the printed schema", () => {
   const schema = buildSchema(fs.readFileSync(new URL("../../schema/schema.graphql", import.meta.url), "utf8"));
   const fields = Object.values(schema.getTypeMap())
@@ -31,7 +94,7 @@ describe("typed graph: the printed schema", () => {
   });
 });
 
-describe("typed graph for internal tools", () => {
+describe("typed graph for internal tools", { timeout: 120_000 }, () => {
   it("answers a customer's subscriptions with lastPayment { amountCents status }, typed and documented", async () => {
     const t = await newTenant();
     const sub = await subscribe(t.monthlyOfferId, { utm_source: "news" });
@@ -117,6 +180,18 @@ describe("typed graph for internal tools", () => {
     );
     expect(week.invoices.edges.map((e: { node: { subscriptionId: string } }) => e.node.subscriptionId)).toEqual([failing.subscription_id]);
     expect(week.invoices.edges[0].node.payments.some((p: { status: string }) => p.status === "FAILED")).toBe(true);
+
+    // The README's guide queries run as written.
+    const guide = await gql(GUIDE.failedInvoices, { from: "2027-04-28T00:00:00Z", to: "2027-05-05T00:00:00Z" }, t.readKey);
+    expect(guide.status).toBe(200);
+    expect(guide.data.invoices.edges[0].node.subscription).toMatchObject({ id: failing.subscription_id, status: "PAST_DUE" });
+    const ext = guide.data.invoices.edges[0].node.subscription.customer.externalId;
+    const mine = await gql(GUIDE.customerSubscriptions, { externalId: ext }, t.readKey);
+    expect(mine.status).toBe(200);
+    expect(mine.data.customer.subscriptions[0]).toMatchObject({ id: failing.subscription_id, lastPayment: { amountCents: 4990 } });
+    const exhausted = await gql(GUIDE.exhaustedDeliveries, {}, t.readKey);
+    expect(exhausted.status).toBe(200);
+    expect(exhausted.data.exhaustedWebhookDeliveries.edges).toEqual([]);
   });
 
   it("answers an unknown field or a wrong type with a 400 validation error, never a 500", async () => {
