@@ -74,11 +74,10 @@ export interface RecordedRequest {
   query: Obj;
 }
 
+/** A notice Mercado Pago would send (payment created or updated); POSTed when `webhookUrl` is set. */
 export interface Notice {
   dataId: string;
   action: string;
-  rawBody: string;
-  requestId: string;
 }
 
 class FakeError extends Error {
@@ -263,7 +262,7 @@ export class FakeMercadoPago {
   // --- internals ---
 
   private notify(p: Obj, action: string): void {
-    this.notices.push({ dataId: String(p.id), action, rawBody: "", requestId: "" });
+    this.notices.push({ dataId: String(p.id), action });
     if (this.opts.webhookUrl && this.opts.webhookSecret) {
       const d = this.deliver(p.id, this.opts.webhookUrl, { action }).finally(() => this.inFlight.delete(d));
       this.inFlight.add(d);
