@@ -160,4 +160,20 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-r
     expect((await prisma().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status).toBe("PAID");
     expect(await eventCount(s, "invoice.paid")).toBe(1);
   });
+  it("charge.chargedback, re-read as chargedback, records the chargeback once; a forged one for a paid charge changes nothing", async () => {
+    const s = await pagarmeOffer(fake);
+    const { invoice } = await subscriptionWithInvoice(s);
+    expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("paid");
+    const payment = await prisma().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    const forged = fake.notice("charge.chargedback", { ...fake.charges.get(payment.gatewayChargeId)!, status: "chargedback" });
+    expect(await deliverNotice(s.accountId, forged)).toMatchObject({ status: 200, body: { result: "ignored" } });
+    expect(await paymentStatus(payment.id)).toBe("PAID");
+    fake.chargeback(payment.gatewayChargeId);
+    const notice = fake.lastEvent("charge.chargedback", payment.gatewayChargeId)!;
+    expect(await deliverNotice(s.accountId, notice)).toMatchObject({ status: 200, body: { result: "applied" } });
+    expect(await paymentStatus(payment.id)).toBe("CHARGEDBACK");
+    expect(await eventCount(s, "subscription.canceled")).toBe(1);
+    expect((await deliverNotice(s.accountId, notice)).status).toBe(400);
+    expect(await eventCount(s, "subscription.canceled")).toBe(1);
+  });
 });

@@ -199,6 +199,19 @@ export class FakePagarme {
     return copy(charge);
   }
 
+  /** The cardholder disputes a paid charge with the issuer: Pagar.me marks it chargedback and tells us. */
+  chargeback(id: string): Obj {
+    const charge = this.charges.get(id);
+    if (!charge || charge.status !== "paid") throw new Error(`fake pagarme: no paid charge ${id}`);
+    charge.status = "chargedback";
+    charge.updated_at = iso();
+    const order = this.orders.get(charge.order.id)!;
+    order.status = "chargedback";
+    this.syncOrder(order);
+    this.emit("charge.chargedback", charge);
+    return copy(charge);
+  }
+
   // --- webhooks (unsigned, as Pagar.me v5 sends them) ---
 
   /** A notice as Pagar.me would send it about a charge or order now (or any body, for forgeries). */
