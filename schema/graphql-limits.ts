@@ -22,8 +22,9 @@ import { validationStatus } from "./validation-status.ts";
 
 /**
  * Measured on every operation the project sends (rest-facade/operations/*.graphql, the tests, the
- * benches): depth 5 at most, no aliases, cost 6,438 at most (graphql-armor multiplies a list's cost
- * by a literal `first: 500`), 79 tokens, no directives. The limits leave room for hand-written
+ * benches): depth 7 at most (the facade's typed GET /v1/events selection: events > edges > node >
+ * data > lastPayment > card > brand), 2 aliases, cost 6,438 at most (graphql-armor multiplies a
+ * list's cost by a literal `first: 500`; list-events costs ~1,400), 218 tokens (list-events), no directives. The limits leave room for hand-written
  * GraphiQL queries (500 subscriptions with their customer and plan cost ~20,000) and stop the attack
  * documents: the 13-level customer/subscriptions cycle (depth 13) and 500 aliases; the cost limit
  * stops a handful of aliased 500-row pages.
