@@ -33,8 +33,12 @@ describe.skipIf(!hasChromium)("Stripe checkout in a browser (Stripe.js stand-in)
     page.on("console", (m) => {
       if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
     });
+    const toProvider: string[] = [];
     page.on("request", (req) => {
-      if (req.method() === "POST") posted.push(req.postData() ?? "");
+      if (req.method() !== "POST") return;
+      // The card goes from the provider's frame to the provider (the fake); our server gets the pm_ only.
+      if (req.url().startsWith(fake.url)) toProvider.push(req.postData() ?? "");
+      else posted.push(req.postData() ?? "");
     });
     const loadsBefore = fake.scriptLoads;
     const res = await page.goto(`${svc.baseUrl}/checkout/${s.offerId}`);
@@ -57,8 +61,11 @@ describe.skipIf(!hasChromium)("Stripe checkout in a browser (Stripe.js stand-in)
 
     // The one form post carried a pm_ id and no card data.
     const form = posted.map((p) => new URLSearchParams(p)).find((p) => p.has("payment_method_id"));
-    expect(form?.get("payment_method_id")).toMatch(/^pm_card_visa$/);
+    // A fresh PaymentMethod made by the provider's frame (as Stripe.js does), never a name we could guess.
+    expect(form?.get("payment_method_id")).toMatch(/^pm_[A-Za-z0-9]+$/);
+    expect(fake.paymentMethods.get(form!.get("payment_method_id")!)).toMatchObject({ card: { last4: "4242" } });
     expect(posted.join("\n")).not.toMatch(/4242|card_number|card_cvc/);
+    expect(toProvider.join("\n")).toContain("card%5Bnumber%5D=4242424242424242");
 
     // Server side: an active subscription whose card is a Stripe customer + pm, charged once under our key.
     const prisma = svc.runtime.db.prisma;

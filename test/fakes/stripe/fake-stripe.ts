@@ -36,7 +36,7 @@ import express, { type Request, type Response } from "express";
 import { brCode } from "../../../core/gateways/pix-br-code.ts";
 import { signatureHeader } from "./signing.ts";
 import { TEST_PAYMENT_METHODS, type CardBehaviour } from "./test-payment-methods.ts";
-import { cardFrameHtml, challengeFrameHtml, standInScript } from "./stripe-js-stand-in.ts";
+import { cardFrameHtml, challengeFrameHtml, standInScript, TEST_NUMBERS } from "./stripe-js-stand-in.ts";
 
 type Obj = Record<string, any>;
 
@@ -338,6 +338,14 @@ export class FakeStripe {
     const on = (method: "get" | "post", path: string, allowed: string[], handler: Handler) =>
       app[method](path, (req: Request, res: Response) => void this.run(req, res, allowed, handler));
 
+    // Stripe.js' card frame creates the PaymentMethod with the publishable key (the one call a pk makes here):
+    // a test number becomes a fresh pm_ of that test card. Not recorded in `requests` (the browser's call, not ours).
+    app.post("/v1/payment_methods", (req, res) => {
+      if (!/^Bearer pk_(test|live)_[A-Za-z0-9]+$/.test(req.get("Authorization") ?? "")) return void res.status(401).json({ error: { type: "invalid_request_error", message: "Invalid API Key provided." } });
+      const test = req.body?.type === "card" ? TEST_NUMBERS[String(req.body?.card?.number ?? "")] : undefined;
+      if (!test) return void res.status(402).json({ error: { type: "card_error", code: "incorrect_number", message: "Your card number is incorrect.", param: "number" } });
+      res.json(copy(this.paymentMethod(test)));
+    });
     on("get", "/v1/balance", ["expand"], () => this.balance());
     on("get", "/v1/account", ["expand"], () => ({ id: "acct_fake0000000000", object: "account", country: this.country, default_currency: this.country === "BR" ? "brl" : "usd", charges_enabled: true }));
     on("post", "/v1/customers", ["email", "name", "phone", "metadata", "description", "expand"], (p) => this.createCustomer(p));

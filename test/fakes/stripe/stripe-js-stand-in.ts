@@ -10,7 +10,7 @@
 // documented test card numbers to their test PaymentMethods (pm_card_visa, …), which the fake's API knows.
 
 /** Stripe's test numbers -> the test PaymentMethod the fake keeps for them (test-payment-methods.ts). */
-const TEST_NUMBERS: Record<string, string> = {
+export const TEST_NUMBERS: Record<string, string> = {
   "4242424242424242": "pm_card_visa",
   "5555555555554444": "pm_card_mastercard",
   "4000000000000002": "pm_card_chargeDeclined",
@@ -91,12 +91,17 @@ export function cardFrameHtml(): string {
   return `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">
 <input name="cardnumber" autocomplete="cc-number" inputmode="numeric" placeholder="1234 1234 1234 1234" style="width:100%;height:2.8rem;border:0;font:16px system-ui;padding:0 .5rem">
 <script>
-var NUMBERS = ${JSON.stringify(TEST_NUMBERS)};
+// As Stripe.js' frame does, the card goes from this frame (the provider's origin) straight to the provider's
+// POST /v1/payment_methods with the publishable key; the page (ours) only ever hears the new pm_ id.
 window.addEventListener("message", function (e) {
   if (!e.data || e.data.type !== "createPaymentMethod" || !e.ports[0]) return;
+  var port = e.ports[0];
   var digits = document.querySelector("input").value.replace(/\\D/g, "");
-  var id = NUMBERS[digits];
-  e.ports[0].postMessage(id ? { paymentMethod: { id: id, object: "payment_method", type: "card" } } : { error: { type: "card_error", code: "incorrect_number", message: "Your card number is incorrect." } });
+  var body = new URLSearchParams({ type: "card", "card[number]": digits, "card[exp_month]": "12", "card[exp_year]": String(new Date().getFullYear() + 3), "card[cvc]": "123" });
+  fetch("/v1/payment_methods", { method: "POST", headers: { Authorization: "Bearer " + e.data.pk }, body: body })
+    .then(function (r) { return r.json(); })
+    .then(function (pm) { port.postMessage(pm.error ? { error: pm.error } : { paymentMethod: pm }); })
+    .catch(function () { port.postMessage({ error: { type: "api_connection_error", message: "network" } }); });
 });
 </script></body></html>`;
 }
