@@ -299,6 +299,19 @@ describe("Mercado Pago adapter: notices (x-signature, then the payment re-fetche
   });
 });
 
+describe("the fake keeps Mercado Pago's rules", () => {
+  it("a payment or refund without X-Idempotency-Key is refused 400 (cause 4292), as Mercado Pago does", async () => {
+    for (const path of ["/v1/payments", "/v1/payments/123/refunds"]) {
+      const res = await fetch(`${fake.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${ACCESS_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ transaction_amount: 10, payment_method_id: "pix" }) });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "bad_request", status: 400, cause: [{ code: 4292 }] });
+    }
+    expect(fake.payments.size).toBe(0);
+    // These two were ours, on purpose: the after-each check is about the adapter's requests.
+    fake.requests.length = 0;
+  });
+});
+
 describe("amounts on the wire", () => {
   it("cents become decimal reais from their digits", () => {
     expect([0, 1, 10, 99, 100, 4990, 12345, 100000007].map((c) => toReais(cents(c)))).toEqual([0, 0.01, 0.1, 0.99, 1, 49.9, 123.45, 1000000.07]);
