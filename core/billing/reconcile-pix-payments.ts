@@ -55,7 +55,17 @@ export async function reconcilePixPayments(runtime: Runtime, opts: { olderThanMs
     const recently = answers.some((a) => a.createdAt.getTime() > now.getTime() - HOUR_MS);
     if (recorded.has(latePixKey(payment)) || settled || recently) continue;
     const status = await askProvider(runtime, payment, now);
-    count(status?.outcome === "approved" ? `late_${await recordLatePixPayment(runtime, { failed: payment, chargeId: status.chargeId, now })}` : "unresolved");
+    if (status?.outcome !== "approved") {
+      count("unresolved");
+      continue;
+    }
+    try {
+      count(`late_${await recordLatePixPayment(runtime, { failed: payment, chargeId: status.chargeId, now })}`);
+    } catch (err) {
+      // Its notice recorded it at the same moment (the derived key is UNIQUE): nothing left to do.
+      if (!isUniqueViolation(err)) throw err;
+      count("late_already_recorded");
+    }
   }
   return results;
 }
@@ -70,3 +80,6 @@ async function askProvider(runtime: Runtime, payment: Payment, now: Date) {
     payment.idempotencyKey,
   );
 }
+
+/** PGlite reports a unique violation inside an interactive transaction by its message only. */
+const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === "P2002" || /unique constraint|payments_idempotency_key_key/i.test(String((err as Error)?.message));

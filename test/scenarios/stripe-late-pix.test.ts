@@ -113,18 +113,20 @@ describe("Stripe: a Pix paid after we expired it", () => {
     fake.expirePix(unpaid!.gatewayChargeId); // never paid: Stripe lets it expire
     await prisma.payment.updateMany({ where: { id: { in: [pix!.id, unpaid!.id] } }, data: { createdAt: new Date(Date.now() - 5 * 60_000) } });
 
-    await reconcilePayments((await testService()).runtime);
+    // Two reconcile runs at once (two job instances): recorded once.
+    await Promise.all([reconcilePayments((await testService()).runtime), reconcilePayments((await testService()).runtime)]);
     const payments = await paymentsOf(paid.subscriptionId);
     expect(payments.map((p) => p.status)).toEqual(["FAILED", "REFUNDED"]);
     expect(payments[1]).toMatchObject({ gatewayChargeId: pix!.gatewayChargeId, refundedAmountCents: 4990 });
     expect([...fake.refunds.values()].filter((r) => r.payment_intent === pix!.gatewayChargeId).map((r) => r.amount)).toEqual([4990]);
     expect((await subscriptionOf(paid.t.readKey, paid.subscriptionId)).status).toBe("canceled");
     expect(await paymentsOf(dead.subscriptionId)).toHaveLength(1);
-    expect([await fetches(pix!.id), await fetches(unpaid!.id)]).toEqual([1, 1]);
+    expect(await fetches(pix!.id)).toBeGreaterThanOrEqual(1);
 
     // Both answered for good: the next runs ask nothing more; the late notice changes nothing.
+    const asked = [await fetches(pix!.id), await fetches(unpaid!.id)];
     await reconcilePayments((await testService()).runtime);
-    expect([await fetches(pix!.id), await fetches(unpaid!.id)]).toEqual([1, 1]);
+    expect([await fetches(pix!.id), await fetches(unpaid!.id)]).toEqual(asked);
     expect(await deliver(fake, paid.accountId, eventAbout(fake, "payment_intent.succeeded", pix!.gatewayChargeId))).toMatchObject({ status: 200, body: { result: "ignored" } });
     expect(await paymentsOf(paid.subscriptionId)).toHaveLength(2);
     expect([...fake.refunds.values()].filter((r) => r.payment_intent === pix!.gatewayChargeId)).toHaveLength(1);
