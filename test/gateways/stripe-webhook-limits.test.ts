@@ -74,4 +74,13 @@ describe("refused gateway notices are limited per address", () => {
     // And they spent nothing of the refusal budget.
     expect((await postFrom(from, s.accountId, forged(someEvent()))).status).toBe(400);
   });
+
+  it("oversized bodies (413) count as refusals too", async () => {
+    const s = await stripeOffer(fake);
+    const from = "127.0.0.74";
+    const big = { ...someEvent(), data: { object: { id: "cus_x", pad: "x".repeat(300_000) } } };
+    const statuses: number[] = [];
+    for (let i = 0; i <= REFUSED_NOTICES_PER_MINUTE; i++) statuses.push((await postFrom(from, s.accountId, fake.signed(big))).status);
+    expect(statuses).toEqual([...Array(REFUSED_NOTICES_PER_MINUTE).fill(413), 429]);
+  });
 });
