@@ -4,6 +4,7 @@
 // that provider in; sandbox pages keep the script-less CSP of send-page.ts.
 import { randomBytes } from "node:crypto";
 import type { Response } from "express";
+import { CredentialsUnavailable } from "../../core/gateways/adapter.ts";
 import type { Runtime } from "../../core/runtime.ts";
 import { browserTokenizer, type BrowserTokenizer, type CspOrigins, type TokenField } from "./browser-tokenizers/index.ts";
 
@@ -42,7 +43,13 @@ export function browserTokenField(provider: string | null | undefined): TokenFie
 export async function browserCardFor(runtime: Runtime, account: { id: string; tenantId: string; provider: string }): Promise<BrowserCard | null> {
   const tokenizer = browserTokenizer(account.provider);
   if (!tokenizer) return null;
-  const { credentials, apiBaseUrl } = await runtime.gateways.credentials(account);
+  // Credentials that cannot be opened (none stored, or sealed under a key this process lacks) take no card here, never a 500.
+  const opened = await runtime.gateways.credentials(account).catch((err: unknown) => {
+    if (err instanceof CredentialsUnavailable) return null;
+    throw err;
+  });
+  if (!opened) return null;
+  const { credentials, apiBaseUrl } = opened;
   const publicKey = credentials[tokenizer.publicKey.field];
   if (typeof publicKey !== "string" || !tokenizer.publicKey.pattern.test(publicKey)) return null;
   const nonce = randomBytes(16).toString("base64");

@@ -2,6 +2,7 @@
 // the CSP a page gets in production (the provider's own origins) and under the test override (the fake's).
 import type { Response } from "express";
 import { describe, expect, it } from "vitest";
+import { CredentialsUnavailable } from "../../core/gateways/adapter.ts";
 import type { Runtime } from "../../core/runtime.ts";
 import { browserCardFor, setBrowserCardCsp, tokenizesInBrowser } from "../../rest-facade/hosted/browser-card.ts";
 import { browserTokenizer } from "../../rest-facade/hosted/browser-tokenizers/index.ts";
@@ -61,5 +62,8 @@ describe("browser tokenizers", () => {
       expect(await browserCardFor(runtimeWith(credentials, null, false), ACCOUNT)).toBeNull();
     }
     expect(await browserCardFor(runtimeWith({ publishableKey: "pk_live_abc" }, null, false), { ...ACCOUNT, provider: "sandbox" })).toBeNull();
+    // Credentials that cannot be opened: no card on the page, not a 500.
+    const locked = { config: { publicUrl: "https://pay.example.com" }, gateways: { credentials: async () => Promise.reject(new CredentialsUnavailable("key k1 not held")) } } as unknown as Runtime;
+    expect(await browserCardFor(locked, ACCOUNT)).toBeNull();
   });
 });
