@@ -53,6 +53,9 @@ describe("secret scanner (planted data)", () => {
     // Gateway credentials (issue 18): any clear Stripe secret key, and the ones the run set.
     expect(kinds('{"secretKey":"sk_live_4eC39HqLyjWDarjtT1zdp7dc"}')).toEqual(["api_key"]);
     expect(kinds("Invalid API Key provided: rk_test_51H8xYzAbCdEfGhIjKl")).toEqual(["api_key"]);
+    // Pagar.me (sk_ live keys carry no live_) and a Mercado Pago access token (issue 19).
+    expect(kinds('authorization: Basic sk_7b3c0e9d4f1a4e2b8c6d5a3f')).toEqual(["api_key"]);
+    expect(kinds('{"accessToken":"APP_USR-4187264019338752-112317-1f0c6a2b9d8e4f7a6b5c3d2e1f0a9b8c-1234567890"}')).toEqual(["api_key"]);
     expect(new SecretScanner({ cardNumbers: [CARDS.ok], cvcs: ["731"], keys: ["whsec_PlantedWebhookSecret0123456789"] }).scan("planted", "sig whsec_PlantedWebhookSecret0123456789").map((f) => f.kind)).toEqual(["api_key"]);
   });
 
@@ -63,6 +66,7 @@ describe("secret scanner (planted data)", () => {
       '{"copy_paste":"00020101021226520014br.gov.bcb.pix0130pix@sandbox.45jj2ndx6e.example520400005303986540515.005802BR5915SANDBOX"}',
       '{"hash":"44322f6f446ea19511ca32e12ef3e45e31d5f203e0f28229b6a0160137a4045b","hint":"bk_test_AbCd…"}',
       '{"credential_hints":{"secretKey":"sk_live_...4242","webhookSecret":"whsec_...LaSw"},"credentials_ciphertext":"v1.1a2b3c4d.AbCdEfGhIjKlMnOp.QrStUvWxYz012345.c2tfdGVzdF9hYmNk"}',
+      '{"credential_hints":{"secretKey":"sk_...9f3a","accessToken":"APP_...7890","publicKey":"APP_USR-6a1b2c3d-1234-4e5f-9a8b-0c1d2e3f4a5b"}}',
       '{"card":{"brand":"visa","last4":"4242"},"status":"731 days"}',
       '{"idempotency_key":"fz-99-mwq92cdo-2967-1276696502","signature":"v1=c3dfb94bd9a31231a851c8ab3a45681752043576179a9da9f45e0932fb655849"}',
     ]) {
