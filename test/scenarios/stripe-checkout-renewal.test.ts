@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { advanceClock, gatewayEvents } from "../helpers/billing.ts";
 import { get } from "../helpers/http.ts";
-import { startStripeTestbed } from "../helpers/stripe.ts";
-import { deliver, eventAbout, eventsOf, paymentsOf, savedCard, stripeSideOf, stripeSubscription, subscriptionOf } from "./stripe-kit.ts";
+import { startStripeTestbed, stripeOffer } from "../helpers/stripe.ts";
+import { addEndpoint, Receiver } from "../helpers/webhook-receiver.ts";
+import { deliver, eventAbout, eventsOf, paymentsOf, savedCard, stripeCheckout, stripeSideOf, stripeSubscription, subscriptionOf } from "./stripe-kit.ts";
 
 let fake: FakeStripe;
 beforeAll(async () => void ({ fake } = await startStripeTestbed()));
@@ -53,33 +54,46 @@ describe("Stripe: checkout and renewal", () => {
     expect(fake.intentsFor(renewal.idempotencyKey)).toHaveLength(1);
   });
 
-  it("checkout by Pix: pending until Stripe's payment_intent.succeeded arrives signed, then paid and active once", async () => {
-    const s = await stripeSubscription(fake, "pix");
-    expect(s.answer).toMatchObject({ status: "pending_first_payment" });
-    const [pix] = await paymentsOf(s.subscriptionId);
-    expect(pix).toMatchObject({ method: "PIX", status: "PROCESSING" });
-    const intent = fake.paymentIntents.get(pix!.gatewayChargeId)!;
-    expect(intent).toMatchObject({ status: "requires_action", payment_method_types: ["pix"], amount: 4990 });
-    expect(s.answer.pix.copy_paste).toBe(intent.next_action.pix_display_qr_code.data);
-    expect(stripeSideOf(fake, pix!.idempotencyKey)).toEqual({ intents: 1, status: ["requires_action"], charges: 0 });
-    expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual([]);
+  it("checkout by Pix: pending until Stripe's payment_intent.succeeded arrives signed, then paid and active once; our webhooks go out", { timeout: 60_000 }, async () => {
+    const offer = await stripeOffer(fake);
+    const receiver = await Receiver.start();
+    try {
+      await addEndpoint(offer.t, receiver.url);
+      const checkout = await stripeCheckout(offer, "pix");
+      expect(checkout.status).toBe(201);
+      const s = { ...offer, subscriptionId: checkout.body.subscription_id as string, answer: checkout.body };
+      expect(s.answer).toMatchObject({ status: "pending_first_payment" });
+      const [pix] = await paymentsOf(s.subscriptionId);
+      expect(pix).toMatchObject({ method: "PIX", status: "PROCESSING" });
+      const intent = fake.paymentIntents.get(pix!.gatewayChargeId)!;
+      expect(intent).toMatchObject({ status: "requires_action", payment_method_types: ["pix"], amount: 4990 });
+      expect(s.answer.pix.copy_paste).toBe(intent.next_action.pix_display_qr_code.data);
+      expect(stripeSideOf(fake, pix!.idempotencyKey)).toEqual({ intents: 1, status: ["requires_action"], charges: 0 });
+      expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual([]);
 
-    // The payer's bank pays the copy-and-paste code; Stripe tells us.
-    fake.payPix(s.answer.pix.copy_paste);
-    const paid = eventAbout(fake, "payment_intent.succeeded", pix!.gatewayChargeId);
-    expect(await deliver(fake, s.accountId, paid)).toMatchObject({ status: 200, body: { result: "applied" } });
-    const sub = await subscriptionOf(s.t.readKey, s.subscriptionId);
-    expect(sub).toMatchObject({ status: "active", collection_method: "pix_manual" });
-    expect(sub.last_payment).toMatchObject({ method: "pix", status: "paid", paid_amount_cents: 4990 });
-    expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
-    const kinds = (await gatewayEvents(s.t, s.subscriptionId)).map((e) => `${e.kind}:${e.outcome}`);
-    expect(kinds).toEqual(["create_pix:pending", "pix_paid:approved"]);
+      // The payer's bank pays the copy-and-paste code; Stripe tells us.
+      fake.payPix(s.answer.pix.copy_paste);
+      const paid = eventAbout(fake, "payment_intent.succeeded", pix!.gatewayChargeId);
+      expect(await deliver(fake, s.accountId, paid)).toMatchObject({ status: 200, body: { result: "applied" } });
+      const sub = await subscriptionOf(s.t.readKey, s.subscriptionId);
+      expect(sub).toMatchObject({ status: "active", collection_method: "pix_manual" });
+      expect(sub.last_payment).toMatchObject({ method: "pix", status: "paid", paid_amount_cents: 4990 });
+      expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
+      const kinds = (await gatewayEvents(s.t, s.subscriptionId)).map((e) => `${e.kind}:${e.outcome}`);
+      expect(kinds).toEqual(["create_pix:pending", "pix_paid:approved"]);
 
-    // Stripe delivers again (it retries until it hears a 2xx): refused as a replay, nothing twice.
-    expect((await deliver(fake, s.accountId, paid)).status).toBe(400);
-    expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
-    const payments = await get(`/v1/customers/${encodeURIComponent(sub.customer.external_id)}/payments`, s.t.readKey);
-    expect(payments.body.results.map((p: any) => p.status)).toEqual(["paid"]);
-    expect(fake.chargesFor(pix!.idempotencyKey)).toBe(1);
+      // Stripe delivers again (it retries until it hears a 2xx): refused as a replay, nothing twice.
+      expect((await deliver(fake, s.accountId, paid)).status).toBe(400);
+      expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
+      const payments = await get(`/v1/customers/${encodeURIComponent(sub.customer.external_id)}/payments`, s.t.readKey);
+      expect(payments.body.results.map((p: any) => p.status)).toEqual(["paid"]);
+      expect(fake.chargesFor(pix!.idempotencyKey)).toBe(1);
+      // The vendor's endpoint hears subscription.activated and invoice.paid, once each.
+      const ours = (rs: typeof receiver.requests) => rs.filter((r) => r.body?.data?.subscription_id === s.subscriptionId).map((r) => r.body.type);
+      await receiver.waitFor((rs) => ours(rs).length >= 2, 20_000);
+      expect(ours(receiver.requests).sort()).toEqual(["invoice.paid", "subscription.activated"]);
+    } finally {
+      await receiver.stop();
+    }
   });
 });
