@@ -14,6 +14,10 @@ export const ADMIN_TOKEN = "adm_test_operator_token_0123456789";
 // allowed (the fakes' loopback addresses). Set in the environment too, for child services (main.ts).
 process.env.GATEWAY_CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
 process.env.GATEWAY_ALLOW_BASE_URL_OVERRIDE ??= "true";
+// The secret the core and the facade alone share (issue 20): one per run, known to the test service
+// (read when it builds /graphql) and to every facade a test starts.
+process.env.FACADE_SECRET ??= `fcd_${randomBytes(24).toString("base64url")}`;
+export const FACADE_SECRET = process.env.FACADE_SECRET;
 
 export interface TestService extends Service {
   baseUrl: string;
@@ -24,10 +28,11 @@ let shared: Promise<TestService> | undefined;
 let v1Through: Promise<string> | undefined;
 
 /**
- * Sends the helpers' /v1 calls (call, get, post) to another base URL from now on: the facade alone in
- * front of this service (test/rest-facade/facade-alone.test.ts runs the contract tests through it).
+ * Sends the helpers' /v1 calls (call, get, post) to another base URL until reset with undefined: the
+ * facade alone in front of this service (test/rest-facade/facade-alone.test.ts runs the contract tests
+ * through it). Test files share modules (isolate: false): reset it in afterAll.
  */
-export function routeV1Through(baseUrl: Promise<string>): void {
+export function routeV1Through(baseUrl: Promise<string> | undefined): void {
   v1Through = baseUrl;
 }
 

@@ -6,13 +6,10 @@ import { createApp } from "../../rest-facade/app.ts";
 import { buildService } from "../../rest-facade/service.ts";
 import { createLogger } from "../../core/shared/logger.ts";
 import { op } from "../helpers/http.ts";
-import { ADMIN_TOKEN, testService } from "../helpers/service.ts";
+import { ADMIN_TOKEN, FACADE_SECRET, testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
 
-// The core believes a facade over HTTP only with this shared secret (read when the test service starts).
-const FACADE_SECRET = "fcd_modes_test_3Hk9Qw2Zt7Lp5Xm8Rv4Nc6Bj1Yd0";
-process.env.FACADE_SECRET = FACADE_SECRET;
 
 async function listen(app: ReturnType<typeof createApp>) {
   const server = app.listen(0, "127.0.0.1");

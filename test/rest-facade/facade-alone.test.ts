@@ -5,27 +5,31 @@
 import fs from "node:fs";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../core/shared/logger.ts";
 import { createFacadeApp } from "../../rest-facade/facade-app.ts";
 import { childDataDir, startChildService, startMainUntilBanner, type ChildService } from "../helpers/child-service.ts";
-import { routeV1Through, testService } from "../helpers/service.ts";
+import { FACADE_SECRET, routeV1Through, testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
-
-// Shared by the core (testService reads FACADE_SECRET when it builds /graphql) and the facade.
-const FACADE_SECRET = "fcd_test_7QmZ2vLx9RkT4wNb8YcE3hJu6PaD5sGf";
-process.env.FACADE_SECRET = FACADE_SECRET;
 
 const data = childDataDir("billing-facade-");
 let facade: ChildService | undefined;
-const facadeUrl = (async () => {
-  const core = await testService();
-  facade = await startChildService({ databaseUrl: "", role: "api", dataDir: data.dir, env: { GRAPHQL_URL: `${core.baseUrl}/graphql`, FACADE_SECRET } });
-  return facade.baseUrl;
-})();
-routeV1Through(facadeUrl);
+let facadeUrl: Promise<string>;
+
+// Test files share modules (vitest.config.ts, isolate: false): the facade is started, and the /v1
+// helpers routed through it, for this file's tests only.
+beforeAll(async () => {
+  facadeUrl = (async () => {
+    const core = await testService();
+    facade = await startChildService({ databaseUrl: "", role: "api", dataDir: data.dir, env: { GRAPHQL_URL: `${core.baseUrl}/graphql`, FACADE_SECRET } });
+    return facade.baseUrl;
+  })();
+  routeV1Through(facadeUrl);
+  await facadeUrl;
+});
 
 afterAll(async () => {
+  routeV1Through(undefined);
   await facade?.stop();
   data.remove();
 });
@@ -132,13 +136,15 @@ describe("body layouts through the facade", () => {
 });
 
 // The /v1 contract, through the facade. body-shapes covers every route of the OpenAPI document once;
-// the others cover statuses, bodies, Idempotency-Key, rate limits, scopes and read-only mode.
-await import("./body-shapes.test.ts");
-await import("./auth.test.ts");
-await import("./post-semantics.test.ts");
-await import("./reads.test.ts");
-await import("./customers.test.ts");
-await import("./renewal-campaigns.test.ts");
-await import("./openapi-headers.test.ts");
-await import("../security/idempotency-scope.test.ts");
-await import("../security/v1-bad-bodies.test.ts");
+// the others cover statuses, bodies, Idempotency-Key, rate limits, scopes and read-only mode. The query
+// makes each a module of its own: its tests register here even when the file already ran on its own.
+const throughFacade = (file: string) => import(`${file}?through-facade`);
+await throughFacade("./body-shapes.test.ts");
+await throughFacade("./auth.test.ts");
+await throughFacade("./post-semantics.test.ts");
+await throughFacade("./reads.test.ts");
+await throughFacade("./customers.test.ts");
+await throughFacade("./renewal-campaigns.test.ts");
+await throughFacade("./openapi-headers.test.ts");
+await throughFacade("../security/idempotency-scope.test.ts");
+await throughFacade("../security/v1-bad-bodies.test.ts");

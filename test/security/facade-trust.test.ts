@@ -4,12 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { operationHash } from "../../schema/facade-request.ts";
 import { loadOperation } from "../../rest-facade/operations.ts";
-import { ADMIN_TOKEN, testService } from "../helpers/service.ts";
+import { ADMIN_TOKEN, FACADE_SECRET as SECRET, testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { firstError, graphqlRequest } from "./graphql-http.ts";
 
-const SECRET = "fcd_trust_test_5Wq8Zr2Lm7Xv4Tn9Kb3Hy6Pc1Jd0Gs";
-process.env.FACADE_SECRET = SECRET; // read when the test service builds /graphql
 
 const viewer = { query: "{ viewer { kind } }" };
 const v1 = (extra: Record<string, unknown> = {}) => ({ facade: { method: "GET", path: "/v1/events", ...extra } });
