@@ -24,9 +24,13 @@ export async function startFacade(graphqlUrl: string): Promise<void> {
     console.error(`refusing to start the facade: GRAPHQL_URL is not an http(s) URL: ${graphqlUrl}`);
     process.exit(1);
   }
+  const logger = createLogger();
+  // The facade alone opens nothing of the core's: say so rather than let a setting look obeyed.
+  if (process.env.DATABASE_URL) logger.warn("GRAPHQL_URL is set: this process is the /v1 facade alone and ignores DATABASE_URL");
+  if (process.argv.includes("--role")) logger.warn("GRAPHQL_URL is set: --role is ignored (the facade runs no jobs)");
   const port = Number(process.env.PORT ?? 3000);
   const timeout = Number(process.env.GRAPHQL_TIMEOUT_MS ?? "");
-  const app = createFacadeApp({ graphqlUrl: url.toString(), facadeSecret: secret, logger: createLogger(), timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined });
+  const app = createFacadeApp({ graphqlUrl: url.toString(), facadeSecret: secret, logger, timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined });
   const server = app.listen(port);
   const shutdown = () => server.close(() => process.exit(0));
   process.once("SIGINT", shutdown);
