@@ -41,20 +41,20 @@ export async function getEntitlements(db: Pick<Db, "read">, input: GetEntitlemen
      ORDER BY s.id`,
     [input.tenantId, byExternalId, key],
   );
-  if (rows.length === 0) return { customer_id: null, subscriptions: [], merged_entitlements: {} };
+  if (rows.length === 0) return { customerId: null, subscriptions: [], mergedEntitlements: {} };
   const subscriptions = rows
     .filter((r) => r.id)
     .map((r) => ({
       id: r.id!,
       status: r.status!,
-      plan_id: r.plan_id!,
+      planId: r.plan_id!,
       interval: r.interval ?? "month",
-      current_period_end: r.current_period_end ? new Date(r.current_period_end).toISOString() : null,
+      currentPeriodEnd: r.current_period_end ? new Date(r.current_period_end) : null,
       entitlements: r.entitlements ?? {},
     }));
   return {
-    customer_id: rows[0]!.customer_id,
+    customerId: rows[0]!.customer_id,
     subscriptions,
-    merged_entitlements: mergeEntitlements(subscriptions.filter((s) => GRANTING.has(s.status)).map((s) => s.entitlements)),
+    mergedEntitlements: mergeEntitlements(subscriptions.filter((s) => GRANTING.has(s.status)).map((s) => s.entitlements)),
   };
 }

@@ -11,7 +11,7 @@ import { isIn, STARTED } from "../subscriptions/transitions.ts";
 export interface PaymentMethodLink {
   token: string;
   url: string;
-  expires_at: string;
+  expiresAt: Date;
   status: "open";
 }
 
@@ -38,5 +38,5 @@ export async function createPaymentMethodLink(runtime: Runtime, input: { tenantI
   const link = await prisma.$transaction((tx) =>
     mintLink(tx, { tenantId, kind: "PAYMENT_METHOD", expiresAt, fields: { customerId: sub.customerId, subscriptionId: sub.id, offerId: sub.offerId } }),
   );
-  return { token: link.token, url: linkUrl(runtime, link.path), expires_at: expiresAt.toISOString(), status: "open" };
+  return { token: link.token, url: linkUrl(runtime, link.path), expiresAt, status: "open" };
 }

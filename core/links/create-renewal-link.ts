@@ -4,15 +4,15 @@
 import type { Runtime } from "../runtime.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
-import { subscriptionPayloadInclude, subscriptionListItem } from "../subscriptions/subscription-payload.ts";
+import { subscriptionNextCharge, subscriptionPayloadInclude } from "../subscriptions/subscription-payload.ts";
 import { linkUrl, SUBSCRIPTION_LINK_TTL_MS } from "./link-rules.ts";
 import { mintLink } from "./mint-link.ts";
 
 export interface RenewalLink {
   token: string;
   url: string;
-  price_cents: number;
-  expires_at: string;
+  priceCents: number;
+  expiresAt: Date;
   status: "active";
 }
 
@@ -41,7 +41,7 @@ export async function createRenewalLink(
   }
   const open = await prisma.invoice.count({ where: { tenantId, subscriptionId: sub.id, status: "OPEN" } });
   if (open > 0) throw new AppError("invalid_argument", { error: "the subscription has an open invoice; send its payment-link instead" });
-  const priceCents = input.priceCents ?? subscriptionListItem(sub).next_charge_amount_cents;
+  const priceCents = input.priceCents ?? subscriptionNextCharge(sub);
   if (priceCents < 1) throw new AppError("invalid_argument", { error: "the next cycle costs nothing; give price_cents (a free renewal is not supported)" });
   const expiresAt = new Date(now.getTime() + SUBSCRIPTION_LINK_TTL_MS);
   const link = await prisma.$transaction(async (tx) => {
@@ -54,5 +54,5 @@ export async function createRenewalLink(
     await tx.link.update({ where: { id: minted.id }, data: { status: "ACTIVE" } });
     return minted;
   });
-  return { token: link.token, url: linkUrl(runtime, link.path), price_cents: priceCents, expires_at: expiresAt.toISOString(), status: "active" };
+  return { token: link.token, url: linkUrl(runtime, link.path), priceCents, expiresAt, status: "active" };
 }

@@ -35,11 +35,11 @@ export async function getOrderPaymentLink(runtime: Runtime, input: { tenantId: s
   return {
     url: `${runtime.config.publicUrl}${link.path}`,
     status: "open",
-    amount_cents: order.amountCents,
+    amountCents: order.amountCents,
     currency: order.currency,
     method: "pix",
-    expires_at: live.pixExpiresAt!.toISOString(),
-    pix: { copy_paste: live.pixCopyPaste!, qr_png_url: `${runtime.config.publicUrl}/pix/${live.id}/qr.png`, expires_at: live.pixExpiresAt!.toISOString() },
+    expiresAt: live.pixExpiresAt!,
+    pix: { copyPaste: live.pixCopyPaste!, qrPngUrl: `${runtime.config.publicUrl}/pix/${live.id}/qr.png`, expiresAt: live.pixExpiresAt! },
   };
 }
 

@@ -22,14 +22,16 @@ export interface CancelSubscriptionInput {
   now: Date;
 }
 
+/** What the cancellation did; the transports render it (GraphQL fields, the /v1 body). */
 export interface CancelSubscriptionResult {
-  status: string;
+  status: Subscription["status"];
   ok: boolean;
-  cancel_at_period_end: boolean;
-  current_period_end: string | null;
+  cancelAtPeriodEnd: boolean;
+  /** Until when access continues, when scheduled. */
+  currentPeriodEnd: Date | null;
 }
 
-const CANCELED: CancelSubscriptionResult = { status: "canceled", ok: true, cancel_at_period_end: false, current_period_end: null };
+const CANCELED: CancelSubscriptionResult = { status: "CANCELED", ok: true, cancelAtPeriodEnd: false, currentPeriodEnd: null };
 
 export async function cancelSubscription(runtime: Runtime, input: CancelSubscriptionInput): Promise<CancelSubscriptionResult> {
   const { tenantId, subscriptionId, now } = input;
@@ -72,7 +74,7 @@ async function scheduleCancel(tx: Tx, sub: Subscription, reason: string | null, 
     // Already scheduled: the newest reason is the one the e-mail will carry; no new event.
     await tx.subscription.update({ where: { id: sub.id }, data: { cancelReason: reason } });
   }
-  return { status: sub.status.toLowerCase(), ok: true, cancel_at_period_end: true, current_period_end: accessUntil(sub)?.toISOString() ?? null };
+  return { status: sub.status, ok: true, cancelAtPeriodEnd: true, currentPeriodEnd: accessUntil(sub) };
 }
 
 /** When the scheduled cancellation takes effect: the trial end, the period end, or (past_due) the next duty. */

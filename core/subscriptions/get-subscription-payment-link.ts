@@ -30,12 +30,10 @@ export async function getSubscriptionPaymentLink(runtime: Runtime, input: { tena
   return {
     url: `${runtime.config.publicUrl}${link.path}`,
     status: "open",
-    amount_cents: invoice.amountCents,
+    amountCents: invoice.amountCents,
     currency: invoice.currency,
     method: sub.collectionMethod === "PIX_MANUAL" ? "pix" : "card",
-    expires_at: expiresAt.toISOString(),
-    pix: pix
-      ? { copy_paste: pix.copyPaste, qr_png_url: `${runtime.config.publicUrl}/pix/${pix.paymentId}/qr.png`, expires_at: pix.expiresAt.toISOString() }
-      : null,
+    expiresAt,
+    pix: pix ? { copyPaste: pix.copyPaste, qrPngUrl: `${runtime.config.publicUrl}/pix/${pix.paymentId}/qr.png`, expiresAt: pix.expiresAt } : null,
   };
 }

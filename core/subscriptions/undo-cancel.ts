@@ -14,7 +14,7 @@ export interface UndoCancelInput {
 
 export interface UndoCancelResult {
   ok: boolean;
-  cancel_at_period_end: boolean;
+  cancelAtPeriodEnd: boolean;
 }
 
 export async function undoCancel(runtime: Runtime, input: UndoCancelInput): Promise<UndoCancelResult> {
@@ -34,6 +34,6 @@ export async function undoCancel(runtime: Runtime, input: UndoCancelInput): Prom
       data: { cancelAtPeriodEnd: false, cancelReason: null, ...(pixRenewal ? { nextBillingAt: pixIssueAt(sub.currentPeriodEnd!) } : {}) },
     });
     await emitSubscriptionEvents(tx, { tenantId, subscriptionId, types: ["subscription.updated"], at: now });
-    return { ok: true, cancel_at_period_end: false };
+    return { ok: true, cancelAtPeriodEnd: false };
   });
 }

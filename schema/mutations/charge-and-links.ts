@@ -18,7 +18,7 @@ const PaymentMethodLinkRef = builder.objectRef<PaymentMethodLink>("PaymentMethod
   fields: (t) => ({
     token: t.exposeString("token", { description: "Opaque token, shown once (only its hash is stored)." }),
     url: t.exposeString("url", { description: "The public /pay/{token} address." }),
-    expiresAt: t.field({ type: "DateTime", description: "When the link stops working (tenant clock).", resolve: (r) => r.expires_at }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When the link stops working (tenant clock)." }),
     status: t.exposeString("status", { description: "Link status: open." }),
   }),
 });
@@ -28,8 +28,8 @@ const RenewalLinkRef = builder.objectRef<RenewalLink>("RenewalLinkResult").imple
   fields: (t) => ({
     token: t.exposeString("token", { description: "Opaque token, shown once (only its hash is stored)." }),
     url: t.exposeString("url", { description: "The public /pay/{token} address." }),
-    priceCents: t.exposeInt("price_cents", { description: "Price of the renewal in cents." }),
-    expiresAt: t.field({ type: "DateTime", description: "When the link stops working (tenant clock).", resolve: (r) => r.expires_at }),
+    priceCents: t.exposeInt("priceCents", { description: "Price of the renewal in cents." }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When the link stops working (tenant clock)." }),
     status: t.exposeString("status", { description: "Link status: active." }),
   }),
 });

@@ -19,15 +19,15 @@ const CancelSubscriptionResultRef = builder.objectRef<CancelSubscriptionResult>(
     status: t.field({
       type: SubscriptionStatusEnum,
       description: "Status after the call: CANCELED in immediate mode and for a trial without card.",
-      resolve: (r) => r.status.toUpperCase() as never,
+      resolve: (r) => r.status,
     }),
     ok: t.exposeBoolean("ok", { description: "True: the cancellation is done or scheduled." }),
-    cancelAtPeriodEnd: t.exposeBoolean("cancel_at_period_end", { description: "True when the cancellation is scheduled for the end of the period." }),
+    cancelAtPeriodEnd: t.exposeBoolean("cancelAtPeriodEnd", { description: "True when the cancellation is scheduled for the end of the period." }),
     currentPeriodEnd: t.field({
       type: "DateTime",
       nullable: true,
       description: "Until when access continues, when scheduled.",
-      resolve: (r) => r.current_period_end,
+      resolve: (r) => r.currentPeriodEnd,
     }),
   }),
 });
@@ -36,7 +36,7 @@ const UndoCancelResultRef = builder.objectRef<UndoCancelResult>("UndoCancelResul
   description: "Result of undoing a scheduled cancellation.",
   fields: (t) => ({
     ok: t.exposeBoolean("ok", { description: "True: the scheduled cancellation is undone." }),
-    cancelAtPeriodEnd: t.exposeBoolean("cancel_at_period_end", { description: "False after undo." }),
+    cancelAtPeriodEnd: t.exposeBoolean("cancelAtPeriodEnd", { description: "False after undo." }),
   }),
 });
 

@@ -10,9 +10,9 @@ const EntitlementSubscriptionRef = builder.objectRef<EntitlementsResult["subscri
   fields: (t) => ({
     id: t.exposeString("id", { description: "sub_ id." }),
     status: t.field({ type: SubscriptionStatusEnum, description: "Current status (SUSPENDED is listed but grants nothing).", resolve: (s) => s.status.toUpperCase() as never }),
-    planId: t.exposeString("plan_id", { description: "Current plan_ id." }),
+    planId: t.exposeString("planId", { description: "Current plan_ id." }),
     interval: t.field({ type: BillingIntervalEnum, description: "Cycle length.", resolve: (s) => s.interval.toUpperCase() as never }),
-    currentPeriodEnd: t.field({ type: "DateTime", nullable: true, description: "End of the paid period.", resolve: (s) => s.current_period_end }),
+    currentPeriodEnd: t.expose("currentPeriodEnd", { type: "DateTime", nullable: true, description: "End of the paid period." }),
     entitlements: t.field({ type: "JSON", description: "The plan's entitlements (a capability map), read live.", resolve: (s) => s.entitlements }),
   }),
 });
@@ -20,12 +20,12 @@ const EntitlementSubscriptionRef = builder.objectRef<EntitlementsResult["subscri
 const EntitlementsRef = builder.objectRef<EntitlementsResult>("Entitlements").implement({
   description: "A customer's live subscriptions with the current plan entitlements, and their union.",
   fields: (t) => ({
-    customerId: t.string({ nullable: true, description: "cus_ id; null for an unknown customer.", resolve: (r) => r.customer_id }),
+    customerId: t.string({ nullable: true, description: "cus_ id; null for an unknown customer.", resolve: (r) => r.customerId }),
     subscriptions: t.field({ type: [EntitlementSubscriptionRef], description: "Subscriptions that are not canceled, in id order.", resolve: (r) => r.subscriptions }),
     mergedEntitlements: t.field({
       type: "JSON",
       description: "Union over active, trialing and past_due subscriptions.",
-      resolve: (r) => r.merged_entitlements,
+      resolve: (r) => r.mergedEntitlements,
     }),
   }),
 });

@@ -8,9 +8,9 @@ type PixResult = NonNullable<PaymentLinkResult["pix"]>;
 const PixChargeRef = builder.objectRef<PixResult>("PixCharge").implement({
   description: "A Pix QR to pay: the copy-and-paste code and its image.",
   fields: (t) => ({
-    copyPaste: t.exposeString("copy_paste", { description: "Pix copia e cola (BR Code payload)." }),
-    qrPngUrl: t.exposeString("qr_png_url", { description: "Address of the QR image (PNG)." }),
-    expiresAt: t.field({ type: "DateTime", description: "When the QR stops being payable.", resolve: (p) => p.expires_at }),
+    copyPaste: t.exposeString("copyPaste", { description: "Pix copia e cola (BR Code payload)." }),
+    qrPngUrl: t.exposeString("qrPngUrl", { description: "Address of the QR image (PNG)." }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When the QR stops being payable." }),
   }),
 });
 
@@ -19,10 +19,10 @@ export const PaymentLinkRef = builder.objectRef<Omit<PaymentLinkResult, "method"
   fields: (t) => ({
     url: t.exposeString("url", { description: "The public /pay/{token} address." }),
     status: t.exposeString("status", { description: "Link status: open." }),
-    amountCents: t.exposeInt("amount_cents", { description: "Amount to pay in cents." }),
+    amountCents: t.exposeInt("amountCents", { description: "Amount to pay in cents." }),
     currency: t.exposeString("currency", { description: "Lowercase currency." }),
     method: t.exposeString("method", { description: "pix or card: how the page collects." }),
-    expiresAt: t.field({ type: "DateTime", description: "When the link stops working.", resolve: (l) => l.expires_at }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When the link stops working." }),
     pix: t.field({ type: PixChargeRef, nullable: true, description: "The Pix QR; null when the page takes a card.", resolve: (l) => l.pix }),
   }),
 });
