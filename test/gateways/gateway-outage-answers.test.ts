@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { EventLog } from "../helpers/billing.ts";
 import { get } from "../helpers/http.ts";
-import { startStripeTestbed } from "../helpers/stripe.ts";
-import { paymentsOf, savedCard, stripeSideOf, stripeSubscription, subscriptionOf } from "../scenarios/stripe-kit.ts";
+import { startStripeTestbed, stripeOffer } from "../helpers/stripe.ts";
+import { paymentsOf, savedCard, stripeCheckout, stripeSideOf, stripeSubscription, subscriptionOf } from "../scenarios/stripe-kit.ts";
 
 let fake: FakeStripe;
 beforeAll(async () => void ({ fake } = await startStripeTestbed()));
@@ -30,5 +30,18 @@ describe("a payment gateway down while a request waits on it", () => {
     expect(back.status, JSON.stringify(back.body)).toBe(200);
     const pix = (await paymentsOf(s.subscriptionId)).filter((p) => p.method === "PIX");
     for (const p of pix) expect(stripeSideOf(fake, p.idempotencyKey).intents).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("a payment gateway down during the hosted checkout", () => {
+  it("a Pix checkout while Stripe answers 500 is 503 unavailable with Retry-After (no sale recorded twice), then succeeds", async () => {
+    const s = await stripeOffer(fake);
+    fake.failNext("500", { method: "POST", path: /^\/v1\/payment_intents$/ });
+    const down = await stripeCheckout(s, "pix");
+    expect(down.status, JSON.stringify(down.body)).toBe(503);
+    expect(down.body.code).toBe("unavailable");
+    expect(down.headers.get("retry-after")).toBe("1");
+    const back = await stripeCheckout(s, "pix");
+    expect(back.status, JSON.stringify(back.body)).toBe(201);
   });
 });
