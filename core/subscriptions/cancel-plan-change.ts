@@ -31,7 +31,7 @@ export async function cancelPlanChange(runtime: Runtime, input: { tenantId: stri
     return { kind: planChangeKind(current, target), appliesAt: sub.pendingOfferEffectiveAt };
   });
   // The canceled change, described like change-plan's answer; effect `scheduled` (or payment_link), nothing charged.
-  return planChangeResult(prisma, tenantId, subscriptionId, {
+  return planChangeResult(subscriptionId, {
     kind: change.kind,
     effect: change.kind === "gateway_migration" ? "payment_link" : "scheduled",
     chargeCents: cents(0),

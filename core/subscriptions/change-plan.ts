@@ -102,7 +102,7 @@ export async function changePlan(runtime: Runtime, input: ChangePlanInput) {
       declined: (code) => invalid(`the proration charge was declined (${code}); the plan was not changed`),
     });
   }
-  return planChangeResult(prisma, tenantId, input.subscriptionId, { ...step.decision, ...("link" in step && step.link ? { paymentLink: step.link } : {}) });
+  return planChangeResult(input.subscriptionId, { ...step.decision, ...("link" in step && step.link ? { paymentLink: step.link } : {}) });
 }
 
 /** An immediate change: new offer (and new cycle for an interval change); plan_changed, plus invoice.paid for a charged proration. */

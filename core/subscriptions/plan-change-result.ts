@@ -1,33 +1,36 @@
-// The 200 body of change-plan and cancel-plan-change: the subscription payload as it stands after the
-// change and the plan_change object of service-contract §5.
-import type { PrismaClient } from "../../generated/prisma/client.ts";
+// The result of change-plan and cancel-plan-change: which subscription (its state is read by the
+// caller after the change) and the plan_change object of service-contract §5, in the domain's terms.
 import type { PlanChangeKind } from "../billing/proration.ts";
 import type { PlanChangeEffect } from "./plan-change-decision.ts";
-import { subscriptionDetailInclude, subscriptionPayload } from "./subscription-payload.ts";
 import type { Cents } from "../shared/money.ts";
 
 export interface PlanChangeObject {
   kind: PlanChangeKind;
   effect: PlanChangeEffect;
-  charge_cents: number;
-  applies_at: string | null;
+  chargeCents: number;
+  appliesAt: Date | null;
   /** Only for effect payment_link: where the customer pays on the new gateway. */
-  payment_link?: { url: string; offer_id: string; expires_at: string };
+  paymentLink: { url: string; offerId: string; expiresAt: string } | null;
 }
 
-export async function planChangeResult(
-  prisma: PrismaClient,
-  tenantId: string,
+export interface PlanChangeResult {
+  subscriptionId: string;
+  planChange: PlanChangeObject;
+}
+
+export function planChangeResult(
   subscriptionId: string,
-  change: { kind: PlanChangeKind; effect: PlanChangeEffect; chargeCents: Cents; appliesAt: Date | null; paymentLink?: PlanChangeObject["payment_link"] },
-) {
-  const sub = await prisma.subscription.findFirstOrThrow({ where: { id: subscriptionId, tenantId }, include: subscriptionDetailInclude });
-  const plan_change: PlanChangeObject = {
-    kind: change.kind,
-    effect: change.effect,
-    charge_cents: change.chargeCents,
-    applies_at: change.appliesAt ? change.appliesAt.toISOString() : null,
-    ...(change.paymentLink ? { payment_link: change.paymentLink } : {}),
+  change: { kind: PlanChangeKind; effect: PlanChangeEffect; chargeCents: Cents; appliesAt: Date | null; paymentLink?: { url: string; offer_id: string; expires_at: string } },
+): PlanChangeResult {
+  const link = change.paymentLink;
+  return {
+    subscriptionId,
+    planChange: {
+      kind: change.kind,
+      effect: change.effect,
+      chargeCents: change.chargeCents,
+      appliesAt: change.appliesAt,
+      paymentLink: link ? { url: link.url, offerId: link.offer_id, expiresAt: link.expires_at } : null,
+    },
   };
-  return { subscription: subscriptionPayload(sub), plan_change };
 }

@@ -6,7 +6,6 @@ import { pixIssueAt } from "../billing/periods.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
-import { subscriptionDetailInclude, subscriptionPayload } from "./subscription-payload.ts";
 import { IN_GOOD_STANDING, isIn } from "./transitions.ts";
 
 // Date and time with an explicit offset: a time without one would mean a different instant per reader.
@@ -65,7 +64,6 @@ export async function rescheduleSubscription(runtime: Runtime, input: Reschedule
       },
     });
     await emitSubscriptionEvents(tx, { tenantId, subscriptionId, types: ["subscription.updated"], at: now });
-    const fresh = await tx.subscription.findFirstOrThrow({ where: { id: subscriptionId, tenantId }, include: subscriptionDetailInclude });
-    return { subscription: subscriptionPayload(fresh), next_billing_at: at.toISOString() };
+    return { subscriptionId, nextBillingAt: at };
   });
 }

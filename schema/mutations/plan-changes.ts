@@ -1,20 +1,20 @@
 // Subscription mutations: changePlan, cancelPlanChange.
 import { cancelPlanChange } from "../../core/subscriptions/cancel-plan-change.ts";
 import { changePlan } from "../../core/subscriptions/change-plan.ts";
-import type { PlanChangeObject } from "../../core/subscriptions/plan-change-result.ts";
+import type { PlanChangeObject, PlanChangeResult } from "../../core/subscriptions/plan-change-result.ts";
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
 import { SubscriptionRef } from "../types/subscription.ts";
 
-type PlanChangeAnswer = { subscription: { subscription_id: string }; plan_change: PlanChangeObject; tenantId: string };
-type MigrationLink = NonNullable<PlanChangeObject["payment_link"]>;
+type PlanChangeAnswer = PlanChangeResult & { tenantId: string };
+type MigrationLink = NonNullable<PlanChangeObject["paymentLink"]>;
 
 const PlanChangePaymentLinkRef = builder.objectRef<MigrationLink>("PlanChangePaymentLink").implement({
   description: "Where the customer pays to move to an offer on another gateway (effect PAYMENT_LINK).",
   fields: (t) => ({
     url: t.exposeString("url", { description: "The public /pay/{token} address." }),
-    offerId: t.exposeString("offer_id", { description: "offer_ id the subscription moves to when paid." }),
-    expiresAt: t.field({ type: "DateTime", description: "When the link stops working.", resolve: (l) => l.expires_at }),
+    offerId: t.exposeString("offerId", { description: "offer_ id the subscription moves to when paid." }),
+    expiresAt: t.field({ type: "DateTime", description: "When the link stops working.", resolve: (l) => l.expiresAt }),
   }),
 });
 
@@ -23,18 +23,18 @@ const PlanChangeRef = builder.objectRef<PlanChangeObject>("PlanChange").implemen
   fields: (t) => ({
     kind: t.exposeString("kind", { description: "upgrade, downgrade, crossgrade, interval_change or gateway_migration." }),
     effect: t.exposeString("effect", { description: "immediate, scheduled or payment_link." }),
-    chargeCents: t.exposeInt("charge_cents", { description: "Amount charged now on the saved card (proration); 0 when nothing is charged." }),
+    chargeCents: t.exposeInt("chargeCents", { description: "Amount charged now on the saved card (proration); 0 when nothing is charged." }),
     appliesAt: t.field({
       type: "DateTime",
       nullable: true,
       description: "When the change applies; null for a payment link (applies when paid).",
-      resolve: (c) => c.applies_at,
+      resolve: (c) => c.appliesAt,
     }),
     paymentLink: t.field({
       type: PlanChangePaymentLinkRef,
       nullable: true,
       description: "Only for effect payment_link: where the customer pays on the new gateway.",
-      resolve: (c) => c.payment_link ?? null,
+      resolve: (c) => c.paymentLink,
     }),
   }),
 });
@@ -45,9 +45,9 @@ const PlanChangeResultRef = builder.objectRef<PlanChangeAnswer>("PlanChangeResul
     subscription: t.field({
       type: SubscriptionRef,
       description: "The subscription as it stands after the change.",
-      resolve: (r, _a, ctx) => ctx.db.prisma.subscription.findFirstOrThrow({ where: { id: r.subscription.subscription_id, tenantId: r.tenantId } }),
+      resolve: (r, _a, ctx) => ctx.db.prisma.subscription.findFirstOrThrow({ where: { id: r.subscriptionId, tenantId: r.tenantId } }),
     }),
-    planChange: t.field({ type: PlanChangeRef, description: "The plan_change object.", resolve: (r) => r.plan_change }),
+    planChange: t.field({ type: PlanChangeRef, description: "The plan_change object.", resolve: (r) => r.planChange }),
   }),
 });
 

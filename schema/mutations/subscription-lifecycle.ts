@@ -47,9 +47,9 @@ const RescheduleResultRef = builder.objectRef<RescheduleResult>("RescheduleSubsc
     subscription: t.field({
       type: SubscriptionRef,
       description: "The subscription after the move.",
-      resolve: (r, _a, ctx) => ctx.db.prisma.subscription.findFirstOrThrow({ where: { id: r.subscription.subscription_id, tenantId: r.tenantId } }),
+      resolve: (r, _a, ctx) => ctx.db.prisma.subscription.findFirstOrThrow({ where: { id: r.subscriptionId, tenantId: r.tenantId } }),
     }),
-    nextBillingAt: t.field({ type: "DateTime", description: "The new date of the next charge.", resolve: (r) => r.next_billing_at }),
+    nextBillingAt: t.expose("nextBillingAt", { type: "DateTime", description: "The new date of the next charge." }),
   }),
 });
 
