@@ -72,14 +72,14 @@ export function campaignLinkToken(key: Buffer, linkId: string): string {
 export interface CampaignLinkObject {
   token: string;
   url: string;
-  price_cents: number;
-  bonus_cycles: number;
-  bonus_unit: string;
+  priceCents: number;
+  bonusCycles: number;
+  bonusUnit: string;
   status: string;
-  starts_at: string | null;
-  offer_id: string;
-  plan_id: string;
-  product_id: string;
+  startsAt: Date | null;
+  offerId: string;
+  planId: string;
+  productId: string;
 }
 
 export function campaignLinkObject(
@@ -90,13 +90,13 @@ export function campaignLinkObject(
   return {
     token: link.token,
     url: link.url,
-    price_cents: campaign.priceCents,
-    bonus_cycles: campaign.bonusCycles,
-    bonus_unit: campaign.bonusUnit,
+    priceCents: campaign.priceCents,
+    bonusCycles: campaign.bonusCycles,
+    bonusUnit: campaign.bonusUnit,
     status: link.status.toLowerCase(),
-    starts_at: campaign.startsAt?.toISOString() ?? null,
-    offer_id: campaign.offerId,
-    plan_id: offer.planId,
-    product_id: offer.plan.productId,
+    startsAt: campaign.startsAt,
+    offerId: campaign.offerId,
+    planId: offer.planId,
+    productId: offer.plan.productId,
   };
 }

@@ -8,7 +8,7 @@ import { keyset, toPage, type Page, type PageArgs } from "../shared/pagination.t
 import { linkUrl } from "../links/link-rules.ts";
 import { campaignLinkObject, campaignLinkToken, type CampaignLinkObject } from "./campaign-rules.ts";
 
-export type CampaignLinksElement = CampaignLinkObject & { id: string; external_id: string; created_at: string };
+export type CampaignLinksElement = { id: string; link: CampaignLinkObject; externalId: string; createdAt: Date };
 
 export async function listCampaignLinks(runtime: Runtime, input: PageArgs & { tenantId: string; campaignId: string }): Promise<Page<CampaignLinksElement>> {
   const prisma = runtime.db.prisma;
@@ -32,9 +32,9 @@ export async function listCampaignLinks(runtime: Runtime, input: PageArgs & { te
     const link = links.get(r.linkId)!;
     return {
       id: r.id,
-      ...campaignLinkObject(campaign, offer, { token, url: linkUrl(runtime, `/pay/${token}`), status: link.status }),
-      external_id: customers.get(r.customerId)!.externalId,
-      created_at: r.createdAt.toISOString(),
+      link: campaignLinkObject(campaign, offer, { token, url: linkUrl(runtime, `/pay/${token}`), status: link.status }),
+      externalId: customers.get(r.customerId)!.externalId,
+      createdAt: r.createdAt,
     };
   });
   return toPage(elements, k);

@@ -38,14 +38,14 @@ export const CampaignLinkRef = builder.objectRef<CampaignLinkObject>("CampaignLi
   fields: (t) => ({
     token: t.exposeString("token", { description: "Opaque token: an HMAC of the link id under a random 32-byte key kept in the database, never derived from the operator token (only its hash is stored)." }),
     url: t.exposeString("url", { description: "The public /pay/{token} address." }),
-    priceCents: t.exposeInt("price_cents", { description: "Price of the early cycle in cents." }),
-    bonusCycles: t.exposeInt("bonus_cycles", { description: "Bonus added on top of the cycle, in bonusUnit." }),
-    bonusUnit: t.exposeString("bonus_unit", { description: "day, month or year." }),
+    priceCents: t.exposeInt("priceCents", { description: "Price of the early cycle in cents." }),
+    bonusCycles: t.exposeInt("bonusCycles", { description: "Bonus added on top of the cycle, in bonusUnit." }),
+    bonusUnit: t.exposeString("bonusUnit", { description: "day, month or year." }),
     status: t.exposeString("status", { description: "Link status: open, then paid." }),
-    startsAt: t.field({ type: "DateTime", nullable: true, description: "When the campaign starts taking payments; null = at once.", resolve: (r) => r.starts_at }),
-    offerId: t.exposeString("offer_id", { description: "offer_ id the campaign sells." }),
-    planId: t.exposeString("plan_id", { description: "plan_ id of that offer." }),
-    productId: t.exposeString("product_id", { description: "prod_ id of that plan." }),
+    startsAt: t.expose("startsAt", { type: "DateTime", nullable: true, description: "When the campaign starts taking payments; null = at once." }),
+    offerId: t.exposeString("offerId", { description: "offer_ id the campaign sells." }),
+    planId: t.exposeString("planId", { description: "plan_ id of that offer." }),
+    productId: t.exposeString("productId", { description: "prod_ id of that plan." }),
   }),
 });
 
@@ -53,9 +53,9 @@ const CampaignLinksElementRef = builder.objectRef<CampaignLinksElement>("Campaig
   description: "A generated link of a campaign: the customer's campaign link, its customer and when it was generated.",
   fields: (t) => ({
     id: t.exposeID("id", { description: "cl_ id (the page cursor)." }),
-    link: t.field({ type: CampaignLinkRef, description: "The customer's campaign link.", resolve: (r) => r }),
-    externalId: t.exposeString("external_id", { description: "The customer's key in the tenant's system." }),
-    createdAt: t.field({ type: "DateTime", description: "When the link was generated.", resolve: (r) => r.created_at }),
+    link: t.field({ type: CampaignLinkRef, description: "The customer's campaign link.", resolve: (r) => r.link }),
+    externalId: t.exposeString("externalId", { description: "The customer's key in the tenant's system." }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the link was generated." }),
   }),
 });
 
