@@ -5,7 +5,7 @@ import type { Prisma } from "../../generated/prisma/client.ts";
 import { nextChargeAmountCents } from "../billing/next-charge.ts";
 import { paymentFields } from "../payments/payment-payload.ts";
 import { cents, type Cents } from "../shared/money.ts";
-import { subscriptionBody, subscriptionListBody, type PendingOfferFields, type SubscriptionFields, type TrackingFields } from "./subscription-body.ts";
+import { subscriptionBody, type PendingOfferFields, type SubscriptionFields, type TrackingFields } from "./subscription-body.ts";
 
 export const subscriptionPayloadInclude = {
   customer: true,
@@ -97,9 +97,6 @@ export function subscriptionListFields(s: SubscriptionForPayload): Omit<Subscrip
     entitlements: s.plan.entitlements ?? {},
   };
 }
-
-/** List shape: no last_payment, no tracking. */
-export const subscriptionListItem = (s: SubscriptionForPayload) => subscriptionListBody(subscriptionListFields(s));
 
 /** Detail shape (and event data): the list shape plus last_payment and tracking. */
 export function subscriptionPayload(s: SubscriptionForDetail) {
