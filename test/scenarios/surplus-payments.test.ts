@@ -27,7 +27,7 @@ describe("surplus payments", () => {
     const periodEnd = (await subscription(t, subId)).current_period_end;
 
     const late = await payPix(link.pix.copy_paste);
-    expect(late.status).toBe("refunded");
+    expect(late.status).toBe("REFUNDED");
     const row = (await get(`/v1/payments/${late.id}`, t.readKey)).body;
     expect(row).toMatchObject({ status: "refunded", refunded_amount_cents: row.amount_cents, refund_in_flight: false });
     expect((await subscription(t, subId)).current_period_end).toBe(periodEnd); // applied once
@@ -43,7 +43,7 @@ describe("surplus payments", () => {
     expect((await subscription(t, subId)).status).toBe("canceled");
     // The QR still lives in the payer's bank app (the gateway keeps it until it expires).
     const late = await payPix(link.pix.copy_paste);
-    expect(late.status).toBe("refunded");
+    expect(late.status).toBe("REFUNDED");
     expect((await subscription(t, subId)).status).toBe("canceled");
     // After the cancellation only the refund is announced (payment.refunded, still canceled): nothing revives it.
     const events = (await get(`/v1/events`, t.readKey)).body.results;
