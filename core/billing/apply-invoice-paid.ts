@@ -30,11 +30,15 @@ export interface PaidInvoice {
   now: Date;
 }
 
-/** `wallNow` stamps updated_at (the wall clock, as Prisma's @updatedAt would). */
-export async function applyInvoicesPaid(tx: Tx, items: PaidInvoice[], wallNow: Date): Promise<void> {
+/**
+ * `wallNow` stamps updated_at (the wall clock, as Prisma's @updatedAt would). `releaseLease`: the same UPDATE
+ * also releases the billing run's lease (the card batch settling what it claimed). Returns the ids of the
+ * subscriptions whose period opened.
+ */
+export async function applyInvoicesPaid(tx: Tx, items: PaidInvoice[], wallNow: Date, opts: { releaseLease?: boolean } = {}): Promise<Set<string>> {
   // A payment arriving after cancellation settles the money but never resurrects the subscription.
   const live = items.filter((i) => i.subscription.status !== "CANCELED");
-  if (live.length === 0) return;
+  if (live.length === 0) return new Set();
   // The renewal that opens the period of a scheduled plan change applies it first (never in the card batch).
   const changedTo = new Map<string, Interval>();
   for (const i of live) {
@@ -57,7 +61,7 @@ export async function applyInvoicesPaid(tx: Tx, items: PaidInvoice[], wallNow: D
     to: "ACTIVE",
     columns: { current_period_start: "timestamp", current_period_end: "timestamp", anchor_day: "integer", next_billing_at: "timestamp", last_payment_id: "text", updated_at: "timestamp" },
     rows,
-    also: Prisma.sql`"paid_cycles" = t."paid_cycles" + 1`,
+    also: opts.releaseLease ? Prisma.sql`"paid_cycles" = t."paid_cycles" + 1, "billing_lease_until" = NULL` : Prisma.sql`"paid_cycles" = t."paid_cycles" + 1`,
   });
   // Read under the subscription lock, so a row that did not move is a bug, not a race.
   if (moved.length !== rows.length) throw moveRefused("subscription", "ACTIVE");
@@ -71,6 +75,7 @@ export async function applyInvoicesPaid(tx: Tx, items: PaidInvoice[], wallNow: D
   );
   // Referral (core/referrals): the paid cycles may qualify referrals (one read when there are none).
   await qualifyReferrals(tx, { subscriptionIds: live.map((i) => i.subscription.id), now: live.reduce((at, i) => (i.now > at ? i.now : at), live[0]!.now) });
+  return new Set(moved);
 }
 
 /** One paid invoice (a free cycle, a first Pix payment): the same path as a batch. */

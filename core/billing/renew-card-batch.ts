@@ -73,12 +73,11 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
   // Every verdict of the batch through the one settlement, in one transaction (set-based for the
   // common case: approved renewals of active subscriptions).
   const heard = renewals.filter((r) => r.result);
-  // Their billing leases are released in the same transaction, under the locks settling took.
-  const release = (ids: string[]) => (tx: Pick<typeof prisma, "$executeRaw">) => tx.$executeRaw`UPDATE subscriptions SET billing_lease_until = NULL WHERE id = ANY(${ids}::text[])`;
+  // Their billing leases are released in the same transaction (in the UPDATE that opens a paid period).
   const settled = await settlePayments(
     runtime,
     heard.map((r) => ({ tenantId: r.c.tenant_id, paymentId: r.paymentId, verdict: r.result!, now: r.now })),
-    { then: async (tx) => void (await release(heard.map((r) => r.c.id))(tx)) },
+    { releaseBillingLeases: true },
   );
   for (const [i, r] of heard.entries()) {
     const effect = settled[i]!;
@@ -91,7 +90,7 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
     count(chargeOutcome(effect));
   }
   const unheard = renewals.filter((r) => !r.result).map((r) => r.c.id);
-  if (unheard.length) await release(unheard)(prisma);
+  if (unheard.length) await prisma.$executeRaw`UPDATE subscriptions SET billing_lease_until = NULL WHERE id = ANY(${unheard}::text[])`;
   return result;
 }
 
