@@ -141,7 +141,7 @@ describe.skipIf(!hasChromium)("Stripe.js on /pay and 3-D Secure in a browser (st
     await openMounted(w, new URL(link.body.url).pathname);
     await typeCardAndSubmit(w, "4000 0025 0000 3155");
     const challenge = w.page.frameLocator('iframe[name="stripe-challenge-frame"]');
-    await challenge.locator("#complete").waitFor({ timeout: 5_000 });
+    await challenge.locator("#complete").waitFor({ timeout: 15_000 });
     await Promise.all([w.page.waitForEvent("framenavigated"), challenge.locator("#complete").click()]);
     await w.page.waitForSelector("h1");
     expect(await w.page.textContent("h1")).toBe("Cartão atualizado");
@@ -161,13 +161,13 @@ describe.skipIf(!hasChromium)("Stripe.js on /pay and 3-D Secure in a browser (st
     await typeCardAndSubmit(w, "4000 0025 0000 3155");
     // Our server answered requires_action: the page runs Stripe's challenge (the issuer's page in a frame).
     const challenge = w.page.frameLocator('iframe[name="stripe-challenge-frame"]');
-    await challenge.locator(`#${outcome}`).waitFor({ timeout: 5_000 });
+    await challenge.locator(`#${outcome}`).waitFor({ timeout: 15_000 });
     if (outcome === "complete") {
       await Promise.all([w.page.waitForEvent("framenavigated"), challenge.locator("#complete").click()]);
       await w.page.waitForSelector("h1");
     } else {
       await challenge.locator("#fail").click();
-      await w.page.waitForFunction(() => /autenticação do cartão não foi concluída/.test(document.getElementById("e-card-element")?.textContent ?? ""), undefined, { timeout: 5_000 });
+      await w.page.waitForFunction(() => /autenticação do cartão não foi concluída/.test(document.getElementById("e-card-element")?.textContent ?? ""), undefined, { timeout: 15_000 });
     }
   }
 

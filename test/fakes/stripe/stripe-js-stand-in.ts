@@ -110,8 +110,8 @@ window.addEventListener("message", function (e) {
 export function challengeFrameHtml(): string {
   return `<!doctype html><html><head><meta charset="utf-8"></head><body style="font:16px system-ui;padding:1rem">
 <p>3D Secure 2 Test Page</p>
-<button type="button" id="complete" data-outcome="complete">Complete authentication</button>
-<button type="button" id="fail" data-outcome="fail">Fail authentication</button>
+<button type="button" id="complete" data-outcome="complete" disabled>Complete authentication</button>
+<button type="button" id="fail" data-outcome="fail" disabled>Fail authentication</button>
 <script>
 var q = new URLSearchParams(location.search);
 function answer(outcome) {
@@ -120,7 +120,11 @@ function answer(outcome) {
     .then(function (r) { return r.json(); })
     .then(function (si) { parent.postMessage({ type: "three_d_secure_result", setupIntent: si.error ? null : si }, "*"); });
 }
-document.getElementById("complete").onclick = function () { answer("complete"); };
-document.getElementById("fail").onclick = function () { answer("fail"); };
+// Enabled only once they answer: a click as soon as they are drawn (a test under load) is never lost.
+["complete", "fail"].forEach(function (id) {
+  var b = document.getElementById(id);
+  b.onclick = function () { answer(id); };
+  b.disabled = false;
+});
 </script></body></html>`;
 }
