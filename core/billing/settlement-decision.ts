@@ -49,7 +49,10 @@ export function decideSettlement(f: SettlementFacts): SettlementDecision {
     // A proration heard without its live plan change (reconciliation after a crash or a lost answer),
     // or whose subscription moved meanwhile (a cancel, a refund): the change will not be applied.
     const stillApplies = !proration || (f.planChange !== null && f.subscription?.offerId === f.planChange.offerId && f.subscription.status === f.planChange.status);
-    if (!openInvoice || !stillApplies) return { result: "surplus", item, voidInvoice: openInvoice };
+    // An invoice still open on a canceled subscription (made by a duty that read it live just before the
+    // cancel committed) buys nothing: the subscription never comes back, so the money goes back.
+    const ended = f.subscription?.status === "CANCELED";
+    if (!openInvoice || !stillApplies || ended) return { result: "surplus", item, voidInvoice: openInvoice };
     return { result: "paid", item, then: proration ? "plan_change" : f.subscription ? "invoice" : "nothing" };
   }
   if (f.order) return f.order.status === "PENDING" ? { result: "paid", item, then: "order" } : { result: "surplus", item, voidInvoice: false };

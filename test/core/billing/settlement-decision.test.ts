@@ -26,6 +26,8 @@ const cases: [string, Partial<SettlementFacts>, ReturnType<typeof decideSettleme
   ["unknown payment approved by reconciliation", { payment: { status: "UNKNOWN" } }, { result: "paid", item: "plan", then: "invoice" }],
   ["invoice paid another way, approved", { invoice: { status: "PAID", kind: "CYCLE" } }, { result: "surplus", item: "plan", voidInvoice: false }],
   ["invoice voided by a cancel, approved", { invoice: { status: "VOID", kind: "CYCLE" }, subscription: { status: "CANCELED", offerId: "offer_a" } }, { result: "surplus", item: "plan", voidInvoice: false }],
+  ["invoice made just as the subscription was canceled, approved", { subscription: { status: "CANCELED", offerId: "offer_a" } }, { result: "surplus", item: "plan", voidInvoice: true }],
+  ["open invoice of a suspended subscription, approved (reactivates)", { subscription: { status: "SUSPENDED", offerId: "offer_a" } }, { result: "paid", item: "plan", then: "invoice" }],
   ["open invoice declined (dunning)", { outcome: "declined" }, { result: "failed", voidInvoice: false, cancelOrder: false, dunning: true }],
   ["open invoice declined on /pay (no dunning)", { outcome: "declined", dunning: false }, { result: "failed", voidInvoice: false, cancelOrder: false, dunning: false }],
   ["voided invoice declined", { outcome: "declined", invoice: { status: "VOID", kind: "CYCLE" } }, { result: "failed", voidInvoice: false, cancelOrder: false, dunning: false }],
