@@ -7,9 +7,8 @@ import { CredentialsVault } from "./credentials-vault.ts";
 import { SandboxAdapter } from "./sandbox-adapter.ts";
 import { StripeAdapter } from "./stripe-adapter.ts";
 import { PagarmeAdapter } from "./pagarme-adapter.ts";
-import { pagarmePayerLookup } from "./pagarme-payer.ts";
+import { payerLookup } from "./payer-lookup.ts";
 import { MercadoPagoAdapter } from "./mercadopago-adapter.ts";
-import { mercadopagoPayerLookup } from "./mercadopago-payer.ts";
 
 export interface Gateways {
   adapter(provider: string): GatewayAdapter;
@@ -53,9 +52,11 @@ export function createGateways(prisma: PrismaClient, vault: CredentialsVault, cl
   const sandbox = new SandboxAdapter(prisma);
   // A real adapter is registered here and given `credentials`.
   // The payer lookup is shared with Pagar.me: a Stripe Pix names its payer in billing_details.
-  const stripe = new StripeAdapter(credentials, { payerOf: pagarmePayerLookup(prisma) });
-  const pagarme = new PagarmeAdapter(credentials, { payerOf: pagarmePayerLookup(prisma) });
-  const mercadopago = new MercadoPagoAdapter(credentials, { payerOf: mercadopagoPayerLookup(prisma) });
+  // One lookup of who pays behind a reference, for the three adapters that must name a Pix payer.
+  const payerOf = payerLookup(prisma);
+  const stripe = new StripeAdapter(credentials, { payerOf });
+  const pagarme = new PagarmeAdapter(credentials, { payerOf });
+  const mercadopago = new MercadoPagoAdapter(credentials, { payerOf });
   const adapters = new Map<string, GatewayAdapter>([
     [sandbox.provider, sandbox],
     [stripe.provider, stripe],
