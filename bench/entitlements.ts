@@ -2,7 +2,8 @@
 //   ceiling: bare Express returning fixed JSON of the same body (what HTTP + Express cost alone);
 //   direct:  Express + Prisma the naive way (key lookup, customer, subscriptions: 3 queries, no cache);
 //   facade:  the real service (auth cache, rate limit, GraphQL core, one SQL query).
-// Env: DATABASE_URL (PostgreSQL; else PGlite in memory), BENCH_SECONDS (per run, default 10).
+// Env: DATABASE_URL (PostgreSQL; else PGlite in memory), BENCH_SECONDS (per run, default 10),
+// BENCH_ONLY=facade (one path only, e.g. under --cpu-prof).
 import assert from "node:assert/strict";
 import autocannon from "autocannon";
 import express, { type Express } from "express";
@@ -151,7 +152,8 @@ export async function main(): Promise<void> {
     assert.deepStrictEqual(await getJson(ceiling.url, t.key), facadeBody);
     console.log(`bodies match: ${JSON.stringify(facadeBody)}`);
 
-    const targets: [string, string][] = [["ceiling", ceiling.url], ["direct", direct.url], ["facade", facade.url]];
+    const only = process.env.BENCH_ONLY;
+    const targets = ([["ceiling", ceiling.url], ["direct", direct.url], ["facade", facade.url]] as [string, string][]).filter(([name]) => !only || name === only);
     console.log("warming up (1 s each)…");
     for (const [name, url] of targets) await run(name, url, t.key, 10, 1);
     const results = new Map<number, Row[]>();
@@ -163,7 +165,8 @@ export async function main(): Promise<void> {
       }
       results.set(connections, rows);
     }
-    report(dbLabel, results, db.kind === "postgres");
+    if (only) for (const [c, rows] of results) console.log(`${c} connections: ${JSON.stringify(rows)}`);
+    else report(dbLabel, results, db.kind === "postgres");
   } finally {
     for (const s of servers) await closeServer(s);
     await db.close();

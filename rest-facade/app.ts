@@ -4,7 +4,8 @@ import express, { type Express, type RequestHandler } from "express";
 import type { Store } from "express-rate-limit";
 import { AppError } from "../core/shared/errors.ts";
 import type { Runtime } from "../core/runtime.ts";
-import { createGraphQL, GRAPHQL_BODY_LIMIT, rateLimitsOf, type Yoga } from "../schema/yoga.ts";
+import { inProcessTransport } from "../schema/in-process-entry.ts";
+import { GRAPHQL_BODY_LIMIT, type Yoga } from "../schema/yoga.ts";
 import { baseApp, finishApp } from "./app-parts.ts";
 import { createCoreClient } from "./graphql-client.ts";
 
@@ -62,10 +63,9 @@ export function createApp(runtime: Runtime, yoga: Yoga, opts: AppOptions = {}): 
   });
   app.use(yoga.graphqlEndpoint, graphqlBodyCap(), yoga as unknown as express.RequestHandler);
 
-  // `yoga` serves /graphql over HTTP; the facade's in-process calls get their own instance without
-  // the HTTP body cap (see createGraphQL), sharing its rate-limit counters: one budget per key.
+  // `yoga` serves /graphql over HTTP and the facade's calls in this process: one entry, one budget per key.
   const core = opts.graphqlUrl
     ? createCoreClient({ url: opts.graphqlUrl, facadeSecret: opts.facadeSecret })
-    : createCoreClient({ fetch: createGraphQL(runtime, { inProcess: true, limits: rateLimitsOf(yoga) }).fetch as never });
+    : createCoreClient({ transport: inProcessTransport(yoga, runtime) });
   return finishApp(app, core, opts.extra);
 }

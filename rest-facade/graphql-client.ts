@@ -1,5 +1,6 @@
-// The facade's only way into the core: one GraphQL request per /v1 request, in-process through Yoga's
-// fetch by default (no TCP hop), or over HTTP to a separately deployed core (GRAPHQL_URL). Documents
+// The facade's only way into the core: one GraphQL request per /v1 request, in-process by default
+// (schema/in-process-entry.ts: the same Yoga hooks, no HTTP request or response made and read), or
+// over HTTP to a separately deployed core (GRAPHQL_URL). Documents
 // travel as the SHA-256 of an operation file (persisted operations); the core admits the caller
 // (key, scope, account mode, rate budget, Idempotency-Key) and the facade relays its answer: the error
 // a core decided, and the RateLimit-*, Retry-After and Idempotent-Replayed headers it set.
@@ -33,6 +34,8 @@ const RELAYED = ["ratelimit-policy", "ratelimit-limit", "ratelimit-remaining", "
 export const DEFAULT_CORE_TIMEOUT_MS = 15_000;
 
 export interface CoreClientOptions {
+  /** The core in this process (schema/in-process-entry.ts); otherwise HTTP, through `fetch` to `url`. */
+  transport?: CoreTransport;
   fetch?: FetchFn;
   url?: string;
   /** FACADE_SECRET, sent to a core over HTTP so it believes the forwarded client address and /v1 context. */
@@ -41,20 +44,30 @@ export interface CoreClientOptions {
 }
 
 type GraphQLErrorJson = { message: string; extensions?: Record<string, unknown> };
-type GraphQLResponse = { data?: unknown; errors?: GraphQLErrorJson[] };
+export type GraphQLResponse = { data?: unknown; errors?: readonly GraphQLErrorJson[] | null };
 
-export function createCoreClient(opts: CoreClientOptions): CoreClient {
+/** A GraphQL request as the facade sends it: a persisted operation's hash, or the document itself. */
+export interface CoreRequestBody {
+  query?: string;
+  variables: Record<string, unknown>;
+  extensions: Record<string, unknown>;
+}
+
+/** The core's answer: its JSON, and the headers it set (RELAYED). */
+export interface CoreAnswer {
+  json: GraphQLResponse;
+  header(name: string): string | null;
+}
+
+/** How a request reaches the core. */
+export type CoreTransport = (body: CoreRequestBody, headers: Record<string, string>) => Promise<CoreAnswer>;
+
+/** The core over HTTP (or through a fetch function standing for it). */
+function httpTransport(opts: CoreClientOptions): CoreTransport {
   const url = opts.url ?? "http://in-process/graphql";
   const fetchFn: FetchFn = opts.fetch ?? ((input, init) => fetch(input, init));
   const timeoutMs = opts.timeoutMs ?? DEFAULT_CORE_TIMEOUT_MS;
-  const hashes = new Map<string, string>();
-  const hashOf = (document: string) => {
-    let h = hashes.get(document);
-    if (!h) hashes.set(document, (h = operationHash(document)));
-    return h;
-  };
-
-  async function post(body: Record<string, unknown>, headers: Record<string, string>): Promise<{ res: Response; json: GraphQLResponse }> {
+  return async (body, headers) => {
     let res: Response;
     let json: GraphQLResponse;
     try {
@@ -71,8 +84,18 @@ export function createCoreClient(opts: CoreClientOptions): CoreClient {
     }
     // JSON that is no GraphQL answer (GRAPHQL_URL names something else): no core there either.
     if (!json || typeof json !== "object" || (!("data" in json) && !Array.isArray(json.errors))) throw new AppError("core_unavailable");
-    return { res, json };
-  }
+    return { json, header: (name) => res.headers.get(name) };
+  };
+}
+
+export function createCoreClient(opts: CoreClientOptions): CoreClient {
+  const send = opts.transport ?? httpTransport(opts);
+  const hashes = new Map<string, string>();
+  const hashOf = (document: string) => {
+    let h = hashes.get(document);
+    if (!h) hashes.set(document, (h = operationHash(document)));
+    return h;
+  };
 
   return {
     async request<T>(document: string, variables: Record<string, unknown>, headers: Record<string, string>) {
@@ -82,16 +105,17 @@ export function createCoreClient(opts: CoreClientOptions): CoreClient {
         extensions.facade = call.describe();
         call.sent = true;
       }
-      let { res, json } = await post({ variables, extensions }, headers);
+      let answer = await send({ variables, extensions }, headers);
       // A core older than this facade does not know the operation: send the document itself (it takes
       // documents from authenticated callers, which the facade only forwards).
-      if (json.errors?.[0]?.extensions?.code === PERSISTED_QUERY_NOT_FOUND) ({ res, json } = await post({ query: document, variables, extensions }, headers));
+      if (answer.json.errors?.[0]?.extensions?.code === PERSISTED_QUERY_NOT_FOUND) answer = await send({ query: document, variables, extensions }, headers);
       if (call) {
         for (const name of RELAYED) {
-          const value = res.headers.get(name);
+          const value = answer.header(name);
           if (value !== null) call.res.set(name, value);
         }
       }
+      const { json } = answer;
       if (json.errors?.length) throw fromGraphQLErrors(json.errors);
       if (json.data == null) throw new AppError("internal", { error: "internal error" });
       return json.data as T;

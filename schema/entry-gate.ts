@@ -28,9 +28,7 @@ export interface GateState extends IdempotencyState {
 export interface EntryGateOptions {
   runtime: Runtime;
   limits: GraphQLRateLimits;
-  /** The in-process instance is reachable by the facade only: trusted without a secret. */
-  inProcess: boolean;
-  /** FACADE_SECRET: the HTTP instance trusts the facade's headers only with it. */
+  /** FACADE_SECRET: over HTTP, the facade's headers are trusted only with it. */
   facadeSecret?: string;
 }
 
@@ -41,12 +39,19 @@ export function gateError(e: AppError): GraphQLError {
 
 const states = new WeakMap<Request, GateState>();
 
+/** Requests the facade made inside this process (in-process-entry.ts): no HTTP caller can be one. */
+const inProcessRequests = new WeakSet<Request>();
+
+export function markInProcess(request: Request): void {
+  inProcessRequests.add(request);
+}
+
 export function gateStateOf(request: Request): GateState | undefined {
   return states.get(request);
 }
 
 function trustedFacade(request: Request, opts: EntryGateOptions): boolean {
-  if (opts.inProcess) return true;
+  if (inProcessRequests.has(request)) return true;
   const presented = request.headers.get(FACADE_SECRET_HEADER);
   // Without FACADE_SECRET no HTTP caller is the facade: X-Facade-* headers are ignored, never believed.
   return !!opts.facadeSecret && presented !== null && constantTimeEqual(presented, opts.facadeSecret);
@@ -64,7 +69,7 @@ export function entryGate(opts: EntryGateOptions): Plugin<Context> {
       const trusted = trustedFacade(request, opts);
       const facade = trusted ? facadeRequestOf(params.extensions) : null;
       const forwarded = trusted ? request.headers.get(FACADE_CLIENT_ADDRESS_HEADER) : null;
-      const address = forwarded ?? (opts.inProcess ? "" : socketAddress(context));
+      const address = forwarded ?? socketAddress(context);
       // /v1 never had the failed-authentication cap (its answers stay as the contract has them); direct
       // GraphQL callers are capped per address, the address a spoofed header cannot change.
       const capped = !facade && !!address;

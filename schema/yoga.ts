@@ -10,7 +10,7 @@ import { entryGate, gateError, gateStateOf } from "./entry-gate.ts";
 import { toGraphQLError } from "./errors.ts";
 import { graphiqlAssets, renderGraphiQLPage } from "./graphiql.ts";
 import { documentLimits } from "./graphql-limits.ts";
-import { graphqlRateLimits, type GraphQLRateLimits, type StoreFor } from "./graphql-rate-limit.ts";
+import { graphqlRateLimits, type StoreFor } from "./graphql-rate-limit.ts";
 import { persistedOperations } from "./persisted-operations.ts";
 import { schema } from "./schema.ts";
 
@@ -20,12 +20,8 @@ export type Yoga = YogaServerInstance<Record<string, never>, Context>;
 export const GRAPHQL_BODY_LIMIT = 100 * 1024;
 
 export interface GraphQLOptions {
-  /** The instance behind the /v1 facade's in-process fetch, never reachable over HTTP. */
-  inProcess?: boolean;
   /** Rate-limit stores (Redis with REDIS_URL); memory when absent. */
   storeFor?: StoreFor;
-  /** Counters shared with another instance of the same process (the facade's in-process one). */
-  limits?: GraphQLRateLimits;
   /** The facade's shared secret (default FACADE_SECRET): HTTP requests bearing it are the facade's. */
   facadeSecret?: string;
   /** Origins allowed to call /graphql from a browser; default GRAPHQL_CORS_ORIGINS (comma separated), else none. */
@@ -81,26 +77,18 @@ function logMaskedErrors(runtime: Runtime): Plugin<Context> {
   };
 }
 
-const limitsOf = new WeakMap<Yoga, GraphQLRateLimits>();
-
-/** The counters of an instance, for a sibling that must share them (app.ts: the in-process instance). */
-export function rateLimitsOf(yoga: Yoga): GraphQLRateLimits | undefined {
-  return limitsOf.get(yoga);
-}
-
 export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga {
-  const limits = opts.limits ?? graphqlRateLimits(opts.storeFor);
-  const corsOrigins = opts.inProcess ? [] : (opts.corsOrigins ?? corsOriginsFromEnv());
+  const limits = graphqlRateLimits(opts.storeFor);
+  const corsOrigins = opts.corsOrigins ?? corsOriginsFromEnv();
   const yoga = createYoga<Record<string, never>, Context>({
     schema,
     graphqlEndpoint: "/graphql",
-    graphiql: opts.inProcess ? false : { title: "Billing GraphQL", defaultQuery: "{ viewer { kind tenantId scope } }" },
+    graphiql: { title: "Billing GraphQL", defaultQuery: "{ viewer { kind tenantId scope } }" },
     renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
-    // Yoga's body cap pipes every body through a stream transform: ~20 % of the /v1 hot path's CPU.
-    // The in-process facade's bodies are documents it wrote itself, already capped at /v1's limit.
-    // Over HTTP, app.ts refuses a larger body before reading it; this is the second line.
-    maxRequestBodySize: opts.inProcess ? false : GRAPHQL_BODY_LIMIT,
+    // Over HTTP, app.ts refuses a larger body before reading it; this is the second line. The facade's
+    // in-process calls have no body (in-process-entry.ts).
+    maxRequestBodySize: GRAPHQL_BODY_LIMIT,
     // One operation per request: an array body is a 400, not ten operations for one rate-limit hit.
     batching: false,
     // No file uploads in this schema.
@@ -110,10 +98,10 @@ export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga
     maskedErrors: { maskError: (error) => toGraphQLError(error, runtime.logger) },
     plugins: [
       // First: nobody unauthenticated gets a document parsed, and every later hook knows the caller.
-      entryGate({ runtime, limits, inProcess: !!opts.inProcess, facadeSecret: opts.facadeSecret ?? process.env.FACADE_SECRET }),
+      entryGate({ runtime, limits, facadeSecret: opts.facadeSecret ?? process.env.FACADE_SECRET }),
       persistedOperations(),
       ...documentLimits(),
-      ...(opts.inProcess ? [] : [graphiqlAssets()]),
+      graphiqlAssets(),
       ...(corsOrigins.length ? [varyByOrigin] : []),
       logMaskedErrors(runtime),
     ],
@@ -134,6 +122,5 @@ export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga
       return { runtime, db: runtime.db, actor, clock: tenantClock(auth.tenant, runtime.wallClock), requestId };
     },
   });
-  limitsOf.set(yoga, limits);
   return yoga;
 }

@@ -71,11 +71,11 @@ describe("persisted operations", () => {
 
   it("the facade sends hashes only, never a document", async () => {
     const { createCoreClient } = await import("../../rest-facade/graphql-client.ts");
-    const { runtime } = await testService();
-    const { createGraphQL } = await import("../../schema/yoga.ts");
-    const yoga = createGraphQL(runtime, { inProcess: true });
+    const { runtime, yoga } = await testService();
+    const { inProcessTransport } = await import("../../schema/in-process-entry.ts");
+    const transport = inProcessTransport(yoga, runtime);
     const sent: any[] = [];
-    const core = createCoreClient({ fetch: async (url, init) => (sent.push(JSON.parse(String(init.body))), yoga.fetch(url, init)) });
+    const core = createCoreClient({ transport: async (body, headers) => (sent.push(JSON.parse(JSON.stringify(body))), transport(body, headers)) });
     const t = await newTenant();
     await core.request(loadOperation("list-events"), {}, { authorization: `Bearer ${t.readKey}` });
     expect(sent).toHaveLength(1);
