@@ -1,9 +1,7 @@
 // The one PrismaClient factory. PostgreSQL (adapter-pg) when a URL is given, embedded PGlite otherwise.
 import fs from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { pgPoolConfig, pgliteDataDir } from "./connection.ts";
 import { applyMigrations, type SqlRunner } from "./migrate.ts";
@@ -120,6 +118,8 @@ function openPostgres(url: string, poolSize = 10): Db {
 
 async function openPglite(dir: string): Promise<Db> {
   if (!dir.startsWith("memory://")) fs.mkdirSync(dir, { recursive: true });
+  // Loaded only here: the embedded engine costs ~40 MB of RSS from its import alone, in a process on PostgreSQL too.
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const pglite = new PGlite(dir);
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), errorFormat: ERROR_FORMAT });
