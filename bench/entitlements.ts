@@ -16,14 +16,14 @@ import { closeServer, isMain, listen, liveSubscriptionFields, openBench, seedTen
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LEVELS = [10, 100];
 const EXTERNAL_ID = "bench-entitlements-customer";
-const PATH = `/v1/entitlements?external_id=${EXTERNAL_ID}`;
+export const PATH = `/v1/entitlements?external_id=${EXTERNAL_ID}`;
 /** Same rule as core/entitlements/get-entitlements.ts: statuses whose plans grant capabilities. */
 const GRANTING = new Set(["active", "trialing", "past_due"]);
 // Targets (PostgreSQL, 10 connections).
-const TARGET = { facadePerCeiling: 0.12, facadePerDirect: 0.6, p99Ms: 20 };
+const TARGET = { facadePerCeiling: 0.2, facadePerDirect: 0.6, p99Ms: 20 }; // facade/ceiling 0.2: issue 20
 
 /** One customer, two live subscriptions on plans with overlapping entitlements, and a canceled one both paths must skip. */
-async function seed(db: Db) {
+export async function seedEntitlements(db: Db) {
   const t = await seedTenant(db, "bench entitlements", [
     { api_calls: 1000, sso: false, tier: "basic" },
     { api_calls: 5000, sso: true, seats: 10 },
@@ -138,7 +138,7 @@ export async function main(): Promise<void> {
   const { db, svc, dbLabel } = await openBench();
   const servers: Listening[] = [];
   try {
-    const t = await seed(db);
+    const t = await seedEntitlements(db);
     const facade = await listen(svc.app);
     const direct = await listen(directApp(db));
     servers.push(facade, direct);

@@ -4,20 +4,21 @@
 // Env: DATABASE_URL (PostgreSQL; else PGlite in memory), BENCH_ROWS (default 100000).
 import assert from "node:assert/strict";
 import { newId } from "../core/shared/ids.ts";
-import { closeServer, isMain, listen, liveSubscriptionFields, median, openBench, seedTenant, type Bench, type Listening } from "./harness.ts";
+import type { Db } from "../prisma/client.ts";
+import { closeServer, isMain, listen, liveSubscriptionFields, median, openBench, seedTenant, type Listening } from "./harness.ts";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
-const LIMIT = 500;
+export const LIMIT = 500;
 const BATCH = 5_000;
 const CUSTOMERS = Math.min(1_000, ROWS);
 const REPEATS = 20; // single pages are noisy: compare medians of repeated requests
 const TARGET_RATIO = 1.5;
 
-async function seed(bench: Bench) {
-  const { prisma } = bench.db;
-  const t = await seedTenant(bench.db, "bench pagination", [{ seats: 5 }]);
+export async function seedPagination(db: Db, rows = ROWS) {
+  const { prisma } = db;
+  const t = await seedTenant(db, "bench pagination", [{ seats: 5 }]);
   const plan = t.plans[0]!;
-  const customers = Array.from({ length: CUSTOMERS }, (_, i) => ({
+  const customers = Array.from({ length: Math.min(CUSTOMERS, rows) }, (_, i) => ({
     id: newId("customer"),
     tenantId: t.tenantId,
     externalId: `bench-page-${i}`,
@@ -26,11 +27,11 @@ async function seed(bench: Bench) {
   }));
   await prisma.customer.createMany({ data: customers });
   const fields = liveSubscriptionFields();
-  for (let done = 0; done < ROWS; done += BATCH) {
-    const data = Array.from({ length: Math.min(BATCH, ROWS - done) }, (_, i) => ({
+  for (let done = 0; done < rows; done += BATCH) {
+    const data = Array.from({ length: Math.min(BATCH, rows - done) }, (_, i) => ({
       id: newId("subscription"),
       tenantId: t.tenantId,
-      customerId: customers[(done + i) % CUSTOMERS]!.id,
+      customerId: customers[(done + i) % customers.length]!.id,
       offerId: plan.offerId,
       planId: plan.planId,
       status: "ACTIVE" as const,
@@ -40,16 +41,16 @@ async function seed(bench: Bench) {
   }
   // Fresh statistics, as autovacuum would gather after a bulk load. Without them the planner thinks
   // the tenant has a handful of rows and the first page reads and sorts the whole tenant instead.
-  await bench.db.sql.exec("ANALYZE subscriptions, customers");
+  await db.sql.exec("ANALYZE subscriptions, customers");
   return t;
 }
 
-interface Page {
+export interface Page {
   results: { subscription_id: string }[];
   next: string | null;
 }
 
-async function fetchPage(base: string, key: string, after: string | null): Promise<{ page: Page; ms: number }> {
+export async function fetchPage(base: string, key: string, after: string | null): Promise<{ page: Page; ms: number }> {
   const url = `${base}/v1/subscriptions?limit=${LIMIT}${after ? `&after=${after}` : ""}`;
   const start = performance.now();
   const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
@@ -65,7 +66,7 @@ export async function main(): Promise<void> {
   try {
     console.log(`seeding ${ROWS} subscriptions on ${bench.dbLabel}…`);
     const seedStart = performance.now();
-    const t = await seed(bench);
+    const t = await seedPagination(bench.db);
     const seedSeconds = (performance.now() - seedStart) / 1000;
     server = await listen(bench.svc.app);
 

@@ -67,6 +67,8 @@ export interface ChildOptions {
   env?: Record<string, string>;
   /** Wait for /healthz (api, all) up to this many ms. */
   readyTimeoutMs?: number;
+  /** The checkout whose main.ts runs (default this one): a bench may start an older commit's worktree. */
+  root?: string;
   /**
    * DATA_DIR kept across restarts (the PGlite data, the operator token); the caller removes it.
    * Default: a fresh temporary directory removed when the process is gone.
@@ -98,7 +100,7 @@ export async function startChildService(opts: ChildOptions): Promise<ChildServic
   if (!opts.databaseUrl) delete env.DATABASE_URL; // embedded PGlite under DATA_DIR
   // CHILD_NODE_ARGS: extra node flags for the child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.CHILD_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "main.ts", "--role", role], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "main.ts", "--role", role], { cwd: opts.root ?? ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (d) => (out += d));
   proc.stderr!.on("data", (d) => (out += d));
