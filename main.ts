@@ -1,6 +1,7 @@
 // `npm start [-- --role api|jobs|all]`: one process serving GraphQL, /v1, docs and hosted pages
 // (api), running the scheduled jobs (jobs), or both (all, the default). With GRAPHQL_URL it is the
 // /v1 facade alone in front of that core (rest-facade/facade-main.ts): no database, no jobs.
+import v8 from "node:v8";
 import fs from "node:fs";
 import path from "node:path";
 import type { DemoTenant } from "./core/demo/seed-demo-tenant.ts";
@@ -105,6 +106,9 @@ async function startCore() {
 
   function printBanner(seeded: DemoTenant | null) {
     const lines = [`billing service (${role}) on ${db.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}`];
+    // Node sizes the heap from the host's memory; V8 then lets garbage pile up to it (README › Deployment).
+    const heapMb = Math.round(v8.getHeapStatistics().heap_size_limit / 1048576);
+    lines.push(`  V8 heap limit: ${heapMb} MB${heapMb > 1024 ? " (node's default for this host; `npm start` runs with --max-old-space-size=512)" : ""}`);
     if (server) lines.push(`  base URL:   ${publicUrl}`, `  GraphiQL:   ${publicUrl}/graphql`, `  API docs:   ${publicUrl}/docs`);
     if (admin.generated) lines.push(`  operator token (stored in ${admin.file}, shown once): ${admin.token}`);
     else lines.push(`  operator token: ${process.env.ADMIN_TOKEN ? "from ADMIN_TOKEN" : `in ${admin.file}`}`);

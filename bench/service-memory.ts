@@ -6,18 +6,27 @@
 // Printed: the child's RSS once started, its peak (VmHWM) after each load, and the loads' figures.
 // Env: BENCH_PG_URL or DATABASE_URL (a server, default the local one), BENCH_SECONDS (default 10),
 // BENCH_ROWS (default 100000), BENCH_SERVICE_ROOT (another checkout's main.ts: an old commit's worktree,
-// for before/after figures), BENCH_CHILD_NODE_OPTIONS (NODE_OPTIONS of the child; default: its own).
+// for before/after figures), BENCH_SERVICE_NODE_ARGS (the service's node flags, space-separated; default
+// SERVICE_NODE_ARGS, as `npm start` runs it; "" for node's defaults).
 import fs from "node:fs";
 import autocannon from "autocannon";
 import { openDb } from "../prisma/client.ts";
-import { scratchPgDatabase, startChildService, type ChildService } from "../test/helpers/child-service.ts";
+import { scratchPgDatabase, SERVICE_NODE_ARGS, startChildService, type ChildService } from "../test/helpers/child-service.ts";
 import { PATH, seedEntitlements } from "./entitlements.ts";
 import { isMain, median } from "./harness.ts";
 import { fetchPage, seedPagination, type Page } from "./pagination.ts";
+import { counter, scrapeMetrics } from "./service-probes.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const TARGET_PEAK_MB = 350;
+
+/** The child's V8 heap (prom-client's default metrics): what is live versus what V8 holds. */
+async function heapOf(baseUrl: string): Promise<string> {
+  const m = await scrapeMetrics(baseUrl);
+  const mb = (name: string) => (counter(m, name) / 1048576).toFixed(0);
+  return `heap used ${mb("nodejs_heap_size_used_bytes")} of ${mb("nodejs_heap_size_total_bytes")} MB`;
+}
 
 /** VmRSS and VmHWM (peak) of a process in MB, from /proc. */
 function memoryOf(pid: number): { rss: number; peak: number } {
@@ -49,14 +58,14 @@ export async function main(): Promise<void> {
     console.log(`seeding: one entitlements customer, ${ROWS} subscriptions to page through…`);
     const ent = await seedEntitlements(db);
     const pages = await seedPagination(db, ROWS);
-    const env: Record<string, string> = {};
-    if (process.env.BENCH_CHILD_NODE_OPTIONS !== undefined) env.NODE_OPTIONS = process.env.BENCH_CHILD_NODE_OPTIONS;
-    child = await startChildService({ databaseUrl: scratch.url, role: "all", root, env });
+    const given = process.env.BENCH_SERVICE_NODE_ARGS;
+    const nodeArgs = given === undefined ? SERVICE_NODE_ARGS : given.split(" ").filter(Boolean);
+    child = await startChildService({ databaseUrl: scratch.url, role: "all", root, nodeArgs });
     const pid = child.proc.pid!;
     const started = memoryOf(pid);
-    console.log(`service: ${root ?? "this checkout"}, main.ts --role all, pid ${pid}${env.NODE_OPTIONS !== undefined ? `, NODE_OPTIONS="${env.NODE_OPTIONS}"` : ""}`);
+    console.log(`service: ${root ?? "this checkout"}, node ${nodeArgs.join(" ") || "(no flags)"} main.ts --role all, pid ${pid}`);
 
-    const rows: string[] = [`started               RSS ${started.rss.toFixed(0)} MB, peak so far ${started.peak.toFixed(0)} MB`];
+    const rows: string[] = [`started               RSS ${started.rss.toFixed(0)} MB, peak so far ${started.peak.toFixed(0)} MB; ${await heapOf(child.baseUrl)}`];
     const headers = { authorization: `Bearer ${ent.key}` };
     const check = await fetch(child.baseUrl + PATH, { headers });
     const text = await check.text();
@@ -66,12 +75,12 @@ export async function main(): Promise<void> {
       const r = await autocannon({ url: child.baseUrl + PATH, connections, duration: SECONDS, headers });
       if (r.non2xx || r.errors || r.timeouts) throw new Error(`entitlements at ${connections}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
       const m = memoryOf(pid);
-      rows.push(`entitlements x${String(connections).padEnd(3)}     ${r.requests.average.toFixed(0)} req/s, p99 ${r.latency.p99} ms; RSS ${m.rss.toFixed(0)} MB, peak ${m.peak.toFixed(0)} MB`);
+      rows.push(`entitlements x${String(connections).padEnd(3)}     ${r.requests.average.toFixed(0)} req/s, p99 ${r.latency.p99} ms; RSS ${m.rss.toFixed(0)} MB, peak ${m.peak.toFixed(0)} MB; ${await heapOf(child.baseUrl)}`);
     }
     for (let i = 1; i <= 2; i++) {
       const w = await walk(child.baseUrl, pages.key);
       const m = memoryOf(pid);
-      rows.push(`subscriptions walk ${i}  ${w.pages} pages of 500, median page ${w.medianMs.toFixed(1)} ms; RSS ${m.rss.toFixed(0)} MB, peak ${m.peak.toFixed(0)} MB`);
+      rows.push(`subscriptions walk ${i}  ${w.pages} pages of 500, median page ${w.medianMs.toFixed(1)} ms; RSS ${m.rss.toFixed(0)} MB, peak ${m.peak.toFixed(0)} MB; ${await heapOf(child.baseUrl)}`);
     }
     const end = memoryOf(pid);
     console.log(`\n== the service's memory under the /v1 loads (PostgreSQL, ${SECONDS} s per load, ${ROWS} subscriptions; noisy: 2 shared cores) ==`);

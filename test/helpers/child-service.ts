@@ -59,6 +59,13 @@ export interface ChildService {
   stop(): Promise<void>;
 }
 
+/**
+ * How the service runs (package.json "start"; README › Deployment): V8's old space sized for a service
+ * (its live set is ~100 MB under the /v1 loads), not the host's default (about a sixth of its memory, ~4
+ * GB here, which V8 fills with garbage before it collects: ~490 MB of RSS under bench/service-memory.ts).
+ */
+export const SERVICE_NODE_ARGS = ["--max-old-space-size=512"];
+
 export interface ChildOptions {
   /** PostgreSQL URL; empty: embedded PGlite in `dataDir` (one process at a time). */
   databaseUrl: string;
@@ -69,6 +76,8 @@ export interface ChildOptions {
   readyTimeoutMs?: number;
   /** The checkout whose main.ts runs (default this one): a bench may start an older commit's worktree. */
   root?: string;
+  /** Node flags of the service (default SERVICE_NODE_ARGS); CHILD_NODE_ARGS are added after them. */
+  nodeArgs?: string[];
   /**
    * DATA_DIR kept across restarts (the PGlite data, the operator token); the caller removes it.
    * Default: a fresh temporary directory removed when the process is gone.
@@ -99,7 +108,7 @@ export async function startChildService(opts: ChildOptions): Promise<ChildServic
   };
   if (!opts.databaseUrl) delete env.DATABASE_URL; // embedded PGlite under DATA_DIR
   // CHILD_NODE_ARGS: extra node flags for the child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-  const nodeArgs = (process.env.CHILD_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const nodeArgs = [...(opts.nodeArgs ?? SERVICE_NODE_ARGS), ...(process.env.CHILD_NODE_ARGS ?? "").split(" ").filter(Boolean)];
   const proc = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "main.ts", "--role", role], { cwd: opts.root ?? ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (d) => (out += d));
