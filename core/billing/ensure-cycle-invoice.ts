@@ -1,5 +1,8 @@
 // The invoice of the cycle starting at `periodStart`, created once: the unique (subscription, period,
-// kind) constraint makes a second creation, by any instance, return the first.
+// kind) constraint makes a second creation, by any instance, return the first. It is created under the
+// subscription's lock (as a cancel takes it), and not at all once the subscription was canceled or its
+// cancellation scheduled since the duty read it: such an invoice would be charged for a cycle nobody
+// buys (and refunded), since the cancel voided the open invoices before this one existed.
 import { Prisma, type Invoice } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import { newId } from "../shared/ids.ts";
@@ -11,7 +14,7 @@ import { periodEnd, type Interval } from "./periods.ts";
 export async function ensureCycleInvoice(
   runtime: Runtime,
   input: { tenantId: string; subscriptionId: string; periodStart: Date; anchorDay: number; now: Date },
-): Promise<Invoice> {
+): Promise<Invoice | null> {
   const prisma = runtime.db.prisma;
   const where = { subscriptionId_periodStart_kind: { subscriptionId: input.subscriptionId, periodStart: input.periodStart, kind: "CYCLE" as const } };
   const existing = await prisma.invoice.findUnique({ where });
@@ -33,21 +36,27 @@ export async function ensureCycleInvoice(
     redemption ? { percentOff: redemption.coupon.percentOff, amountOffCents: redemption.coupon.amountOffCents, cyclesRemaining: redemption.cyclesRemaining } : null,
   );
   try {
-    return await prisma.invoice.create({
-      data: {
-        id: newId("invoice"),
-        tenantId: input.tenantId,
-        subscriptionId: input.subscriptionId,
-        kind: "CYCLE",
-        periodStart: input.periodStart,
-        periodEnd: periodEnd(input.periodStart, (offer.interval ?? "MONTH") as Interval, input.anchorDay),
-        dueAt: input.periodStart,
-        amountCents: amount.amountCents,
-        discountCents: amount.discountCents,
-        currency: sub.currency,
-        status: amount.amountCents === 0 ? "PAID" : "OPEN",
-        paidAt: amount.amountCents === 0 ? input.now : null,
-      },
+    return await prisma.$transaction(async (tx) => {
+      const [live] = await tx.$queryRaw<{ ends: boolean }[]>`
+        SELECT status = 'CANCELED' OR cancel_at_period_end AS ends FROM subscriptions
+         WHERE id = ${input.subscriptionId} AND tenant_id = ${input.tenantId} FOR UPDATE`;
+      if (!live || live.ends) return null;
+      return tx.invoice.create({
+        data: {
+          id: newId("invoice"),
+          tenantId: input.tenantId,
+          subscriptionId: input.subscriptionId,
+          kind: "CYCLE",
+          periodStart: input.periodStart,
+          periodEnd: periodEnd(input.periodStart, (offer.interval ?? "MONTH") as Interval, input.anchorDay),
+          dueAt: input.periodStart,
+          amountCents: amount.amountCents,
+          discountCents: amount.discountCents,
+          currency: sub.currency,
+          status: amount.amountCents === 0 ? "PAID" : "OPEN",
+          paidAt: amount.amountCents === 0 ? input.now : null,
+        },
+      });
     });
   } catch (err) {
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return prisma.invoice.findUniqueOrThrow({ where });

@@ -72,6 +72,7 @@ async function startCycle(runtime: Runtime, sub: Subscription, periodStart: Date
     anchorDay: sub.status === "TRIALING" ? periodStart.getUTCDate() : (sub.anchorDay ?? periodStart.getUTCDate()),
     now,
   });
+  if (!invoice) return "closed"; // canceled (or its cancellation scheduled) since it was read
   if (invoice.status === "OPEN" && sub.collectionMethod === "CARD_AUTO" && sub.paymentMethodId) return chargeOutcome(await chargeInvoice(runtime, { tenantId: sub.tenantId, invoiceId: invoice.id, now }));
   if (invoice.status !== "OPEN") return chargeOutcome(await settleFreeInvoice(runtime, sub, invoice.id, now));
   // No card (trial without card, Pix): an open invoice to pay by QR or link, and the dunning clock.
@@ -85,6 +86,7 @@ async function pixRenewal(runtime: Runtime, sub: Subscription, now: Date): Promi
   if (!due) return idle(runtime, sub, null);
   if (at(pixIssueAt(due)) > now.getTime()) return idle(runtime, sub, pixIssueAt(due));
   const invoice = await ensureCycleInvoice(runtime, { tenantId: sub.tenantId, subscriptionId: sub.id, periodStart: due, anchorDay: sub.anchorDay ?? due.getUTCDate(), now });
+  if (!invoice) return "closed";
   if (invoice.status !== "OPEN") return chargeOutcome(await settleFreeInvoice(runtime, sub, invoice.id, now));
   if (due.getTime() > now.getTime()) {
     await issuePixCharge(runtime, { tenantId: sub.tenantId, invoiceId: invoice.id, expiresAt: pixExpiry(due), now });

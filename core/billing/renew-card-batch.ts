@@ -58,11 +58,24 @@ export interface BatchResult {
 
 export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscription[], concurrency: number): Promise<BatchResult> {
   const result: BatchResult = { handled: new Set(), stuck: [], summary: {} };
-  const renewals = await plan(runtime, items);
-  if (renewals.length === 0) return result;
+  const planned = await plan(runtime, items);
+  if (planned.length === 0) return result;
   const prisma = runtime.db.prisma;
+  let renewals: Renewal[];
   try {
-    await prisma.$transaction([prisma.invoice.createMany({ data: renewals.map(invoiceRow) }), prisma.payment.createMany({ data: renewals.map(paymentRow) })]);
+    renewals = await prisma.$transaction(async (tx) => {
+      // Under the subscriptions' locks, as a cancel takes them: one canceled (or its cancellation
+      // scheduled) since plan() read it gets no invoice; its duty, one by one, finds it as it now is.
+      const live = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM subscriptions WHERE id = ANY(${planned.map((r) => r.c.id)}::text[])
+           AND status = 'ACTIVE' AND NOT cancel_at_period_end
+         ORDER BY id FOR UPDATE`;
+      const ids = new Set(live.map((r) => r.id));
+      const kept = planned.filter((r) => ids.has(r.c.id));
+      await tx.invoice.createMany({ data: kept.map(invoiceRow) });
+      await tx.payment.createMany({ data: kept.map(paymentRow) });
+      return kept;
+    });
   } catch (err) {
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return result; // raced: the one-by-one path sorts it out
     throw err;

@@ -27,7 +27,7 @@ const MESSAGES: Record<DutyOutcome, string> = {
   unknown: "the gateway has not answered yet; the outcome is reconciled before any new attempt",
   blocked: "an earlier attempt is still unheard at the gateway; it is reconciled first",
   idle: "nothing is due now",
-  closed: "the due invoice was closed meanwhile (the subscription was canceled or the invoice voided); neither invoice.paid nor invoice.payment_failed follows",
+  closed: "the due invoice was closed meanwhile (the subscription was canceled or its cancellation scheduled, or the invoice voided); neither invoice.paid nor invoice.payment_failed follows",
   surplus: "the due charge was approved after its invoice was closed; it is refunded in full, follow payment.refunded",
 };
 

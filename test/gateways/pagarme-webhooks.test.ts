@@ -35,7 +35,7 @@ async function subscriptionWithInvoice(s: PagarmeOffer, cardNumber = "4000000000
   );
   if (!saved.ok) throw new Error(`save failed: ${saved.code}`);
   await prisma().paymentMethod.update({ where: { id: sub.paymentMethodId! }, data: { token: saved.token, gatewayAccountId: s.accountId } });
-  const invoice = await ensureCycleInvoice(svc.runtime, { tenantId: s.t.tenantId, subscriptionId: sub.id, periodStart: sub.currentPeriodEnd!, anchorDay: 1, now: now() });
+  const invoice = (await ensureCycleInvoice(svc.runtime, { tenantId: s.t.tenantId, subscriptionId: sub.id, periodStart: sub.currentPeriodEnd!, anchorDay: 1, now: now() }))!;
   return { customer, sub, invoice };
 }
 

@@ -30,7 +30,7 @@ async function paidPixNotice(s: Awaited<ReturnType<typeof stripeOffer>>) {
   const now = svc.runtime.wallClock.now();
   const customer = await makeCustomer(s.t);
   const sub = await makeSubscription(s.t, customer.id, { offerId: s.offerId });
-  const invoice = await ensureCycleInvoice(svc.runtime, { tenantId: s.t.tenantId, subscriptionId: sub.id, periodStart: sub.currentPeriodEnd!, anchorDay: 1, now });
+  const invoice = (await ensureCycleInvoice(svc.runtime, { tenantId: s.t.tenantId, subscriptionId: sub.id, periodStart: sub.currentPeriodEnd!, anchorDay: 1, now }))!;
   const pix = await issuePixCharge(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, expiresAt: new Date(now.getTime() + 3_600_000), now });
   const payment = await svc.runtime.db.prisma.payment.findUniqueOrThrow({ where: { id: pix.paymentId } });
   fake.payPix(payment.gatewayChargeId);

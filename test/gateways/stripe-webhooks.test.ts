@@ -51,7 +51,7 @@ async function subscriptionWithInvoice(s: Setup, card = "pm_card_visa") {
   );
   if (!saved.ok) throw new Error(`save failed: ${saved.code}`);
   await prisma().paymentMethod.update({ where: { id: sub.paymentMethodId! }, data: { token: saved.token, gatewayAccountId: s.accountId } });
-  const invoice = await ensureCycleInvoice(svc.runtime, { tenantId: s.t.tenantId, subscriptionId: sub.id, periodStart: sub.currentPeriodEnd!, anchorDay: 1, now: now() });
+  const invoice = (await ensureCycleInvoice(svc.runtime, { tenantId: s.t.tenantId, subscriptionId: sub.id, periodStart: sub.currentPeriodEnd!, anchorDay: 1, now: now() }))!;
   return { customer, sub, invoice };
 }
 
