@@ -17,24 +17,8 @@
 //   The library's own retries are off (maxRetries 0): a retry is ours to decide.
 // - Secrets live in the client only: no token, and no provider message that might echo one, goes into an
 //   error, a result or a log.
-import {
-  CardToken,
-  Customer,
-  CustomerCard,
-  InvalidWebhookSignatureError,
-  MercadoPagoConfig,
-  MercadoPagoError,
-  MPAuthenticationError,
-  MPConnectionError,
-  MPForbiddenError,
-  MPNotFoundError,
-  MPRateLimitError,
-  Payment,
-  PaymentRefund,
-  SignatureFailureReason,
-  User,
-  WebhookSignatureValidator,
-} from "mercadopago";
+// - The package is imported on first use (lazy-sdk.ts): a process with no Mercado Pago account never loads it.
+import type { MercadoPagoConfig, MercadoPagoError, Payment } from "mercadopago";
 import { wallClock, type Clock } from "../shared/clock.ts";
 import type { Cents } from "../shared/money.ts";
 import type {
@@ -58,7 +42,17 @@ import { CredentialsUnavailable, GatewayUnavailable } from "./adapter.ts";
 import { ADAPTER_DEFAULTS } from "./capabilities.ts";
 import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
 import type { GatewayNotification, GatewayNotificationKind, WebhookParseResult } from "./gateway-notification.ts";
+import { lazySdk } from "./lazy-sdk.ts";
 import { rebasedDispatcher } from "./mercadopago-base-url.ts";
+
+const mercadopagoSdk = lazySdk(() => import("mercadopago"));
+type MercadoPagoSdk = Awaited<ReturnType<typeof mercadopagoSdk.load>>;
+type MercadoPagoErrorClass = "MercadoPagoError" | "MPAuthenticationError" | "MPConnectionError" | "MPForbiddenError" | "MPNotFoundError" | "MPRateLimitError";
+/** Whether err is an instance of the package's error class `name`; never before the package is loaded (none exists yet). */
+const isA = <K extends MercadoPagoErrorClass>(err: unknown, name: K): err is InstanceType<MercadoPagoSdk[K]> => {
+  const sdk = mercadopagoSdk.loaded();
+  return !!sdk && err instanceof sdk[name];
+};
 
 type PaymentResponse = Awaited<ReturnType<Payment["get"]>>;
 type Options = NonNullable<ConstructorParameters<typeof MercadoPagoConfig>[0]["options"]>;
@@ -129,13 +123,13 @@ function refusalCode(err: MercadoPagoError, fallback: string): string {
   return CAUSES[String(cause)] ?? `mp_${String(cause).replace(/[^A-Za-z0-9_]/g, "_").slice(0, 40)}`;
 }
 
+/** The link, the token or the rate: never a verdict on the request (a plain check: these classes narrow `err` to never). */
+const NOT_REFUSALS = ["MPConnectionError", "MPAuthenticationError", "MPForbiddenError", "MPRateLimitError"] as const;
+
 /** A refusal of the request itself (4xx other than auth and rate limits): nothing was done. */
 const isRefusal = (err: unknown): err is MercadoPagoError =>
-  err instanceof MercadoPagoError &&
-  !(err instanceof MPConnectionError) &&
-  !(err instanceof MPAuthenticationError) &&
-  !(err instanceof MPForbiddenError) &&
-  !(err instanceof MPRateLimitError) &&
+  isA(err, "MercadoPagoError") &&
+  !NOT_REFUSALS.some((name) => isA(err, name)) &&
   err.status >= 400 &&
   err.status < 500 &&
   err.status !== 409;
@@ -143,14 +137,14 @@ const isRefusal = (err: unknown): err is MercadoPagoError =>
 /** Anything but an answer about the payment itself: the outcome is unknown (only our own codes, never MP's message). */
 function unavailable(err: unknown): GatewayUnavailable {
   if (err instanceof GatewayUnavailable) return err;
-  if (err instanceof MPConnectionError) {
+  if (isA(err, "MPConnectionError")) {
     const cause = (err as unknown as { __cause__?: { name?: string } }).__cause__;
     return cause?.name === "AbortError" || cause?.name === "TimeoutError" ? new GatewayUnavailable("timeout", 504) : new GatewayUnavailable("connection_error", 502);
   }
-  if (err instanceof MPRateLimitError) return new GatewayUnavailable("rate_limited", 429);
-  if (err instanceof MPAuthenticationError) return new GatewayUnavailable("authentication_failed", 401);
-  if (err instanceof MPForbiddenError) return new GatewayUnavailable("permission_denied", 403);
-  if (err instanceof MercadoPagoError) return new GatewayUnavailable("gateway_error", err.status >= 400 ? err.status : 502);
+  if (isA(err, "MPRateLimitError")) return new GatewayUnavailable("rate_limited", 429);
+  if (isA(err, "MPAuthenticationError")) return new GatewayUnavailable("authentication_failed", 401);
+  if (isA(err, "MPForbiddenError")) return new GatewayUnavailable("permission_denied", 403);
+  if (isA(err, "MercadoPagoError")) return new GatewayUnavailable("gateway_error", err.status >= 400 ? err.status : 502);
   return new GatewayUnavailable("gateway_error", 502);
 }
 
@@ -173,6 +167,8 @@ export function statusOf(p: Pick<PaymentResponse, "status" | "status_detail">): 
 }
 
 interface Api {
+  /** The package, loaded. */
+  sdk: MercadoPagoSdk;
   config(idempotencyKey?: string): MercadoPagoConfig;
 }
 
@@ -200,7 +196,7 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const api = await this.api(account);
     try {
       const customerId = await this.customerFor(api, account, req);
-      const card = await new CustomerCard(api.config(`${req.customerRef}:card:${account.id}:${req.paymentMethodId}`)).create({ customerId, body: { token: req.paymentMethodId } });
+      const card = await new api.sdk.CustomerCard(api.config(`${req.customerRef}:card:${account.id}:${req.paymentMethodId}`)).create({ customerId, body: { token: req.paymentMethodId } });
       if (!card.id || !card.payment_method?.id) return { ok: false, code: "invalid_card_token" };
       this.keepFresh(card.id, req.paymentMethodId);
       return {
@@ -226,9 +222,9 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     let payment: PaymentResponse;
     try {
       const cardToken =
-        fresh ?? (await new CardToken(api.config(`${req.idempotencyKey}:card_token`)).create({ body: { card_id: saved.card, customer_id: saved.customer } })).id;
+        fresh ?? (await new api.sdk.CardToken(api.config(`${req.idempotencyKey}:card_token`)).create({ body: { card_id: saved.card, customer_id: saved.customer } })).id;
       if (!cardToken) throw new GatewayUnavailable("mercadopago_no_card_token", 502);
-      payment = await new Payment(api.config(req.idempotencyKey)).create({
+      payment = await new api.sdk.Payment(api.config(req.idempotencyKey)).create({
         body: {
           transaction_amount: toReais(req.amountCents),
           token: cardToken,
@@ -266,7 +262,7 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const [first, ...rest] = payer.name.trim().split(/\s+/);
     let payment: PaymentResponse;
     try {
-      payment = await new Payment(api.config(req.idempotencyKey)).create({
+      payment = await new api.sdk.Payment(api.config(req.idempotencyKey)).create({
         body: {
           transaction_amount: toReais(req.amountCents),
           payment_method_id: "pix",
@@ -290,7 +286,7 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const api = await this.api(account);
     try {
       // The amount is always named: a total refund is the remaining amount, said explicitly.
-      const refund = await new PaymentRefund(api.config(req.idempotencyKey)).create({ payment_id: req.chargeId, body: { amount: toReais(req.amountCents) } });
+      const refund = await new api.sdk.PaymentRefund(api.config(req.idempotencyKey)).create({ payment_id: req.chargeId, body: { amount: toReais(req.amountCents) } });
       if (refund.status === "approved") return { outcome: "refunded", refundId: String(refund.id ?? ""), detailCode: "" };
       if (refund.status === "rejected" || refund.status === "cancelled") return { outcome: "declined", refundId: String(refund.id ?? ""), detailCode: `refund_${refund.status}` };
       // in_process (a Pix refund waiting on the central bank): asked again (same key) by the refund reconciliation.
@@ -305,7 +301,7 @@ export class MercadoPagoAdapter implements GatewayAdapter {
   async fetchStatus(account: GatewayAccountRef, idempotencyKey: string, _now: Date): Promise<StatusResult> {
     const api = await this.api(account);
     try {
-      const found = await new Payment(api.config()).search({ options: { external_reference: idempotencyKey, sort: "date_created", criteria: "desc", limit: 30 } });
+      const found = await new api.sdk.Payment(api.config()).search({ options: { external_reference: idempotencyKey, sort: "date_created", criteria: "desc", limit: 30 } });
       const results = (found.results ?? []) as PaymentResponse[];
       if (!results.length) return { outcome: "not_found", chargeId: "", detailCode: "" };
       const rank: Record<string, number> = { approved: 0, pending: 1, declined: 2 };
@@ -323,12 +319,12 @@ export class MercadoPagoAdapter implements GatewayAdapter {
   async updateCustomer(account: GatewayAccountRef, req: CustomerSyncRequest, _now: Date): Promise<CustomerSyncResult> {
     const api = await this.api(account);
     try {
-      const found = await new Customer(api.config()).search({ options: { email: req.email.toLowerCase() } });
+      const found = await new api.sdk.Customer(api.config()).search({ options: { email: req.email.toLowerCase() } });
       const [first, ...rest] = req.name.trim().split(/\s+/);
       const phone = /^\+55(\d{2})(\d{8,9})$/.exec(req.phone ?? "");
       for (const c of found.results ?? []) {
         if (!c.id) continue;
-        await new Customer(api.config(`${req.customerId}:sync:${c.id}:${req.name}:${req.phone ?? ""}`)).update({
+        await new api.sdk.Customer(api.config(`${req.customerId}:sync:${c.id}:${req.name}:${req.phone ?? ""}`)).update({
           customerId: c.id,
           body: { first_name: first, last_name: rest.join(" "), ...(phone ? { phone: { area_code: phone[1]!, number: phone[2]! } } : {}), description: req.customerId },
         });
@@ -351,11 +347,12 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     }
     if (webhookSecret !== undefined && !/^[A-Za-z0-9]{16,256}$/.test(webhookSecret)) return { ok: false, reason: "webhookSecret is not a Mercado Pago webhook secret (the signature key of Your integrations › Webhooks)" };
     try {
-      const me = await new User(this.newConfig(accessToken, candidate.apiBaseUrl)).get();
+      const sdk = await mercadopagoSdk.load();
+      const me = await new sdk.User(this.newConfig(sdk, accessToken, candidate.apiBaseUrl)).get();
       if (!me.id) return { ok: false, reason: "Mercado Pago did not name the account of this access token" };
       return { ok: true };
     } catch (err) {
-      if (err instanceof MPAuthenticationError || err instanceof MPForbiddenError || err instanceof MPNotFoundError) {
+      if (isA(err, "MPAuthenticationError") || isA(err, "MPForbiddenError") || isA(err, "MPNotFoundError")) {
         return { ok: false, reason: "Mercado Pago does not recognize the access token (invalid, expired or revoked)" };
       }
       throw unavailable(err);
@@ -393,6 +390,7 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     if (!rawId || rawId.length > 64) return { ok: false, reason: "malformed" };
     const dataId = /^[A-Za-z0-9]+$/.test(rawId) ? rawId.toLowerCase() : rawId;
     const requestId = header("x-request-id") ?? "";
+    const { WebhookSignatureValidator, InvalidWebhookSignatureError, SignatureFailureReason } = await mercadopagoSdk.load();
     try {
       WebhookSignatureValidator.validate({ xSignature: header("x-signature"), xRequestId: requestId, dataId, secret: webhookSecret, toleranceSeconds: MERCADOPAGO_WEBHOOK_TOLERANCE_S, now: () => now.getTime() });
     } catch (err) {
@@ -409,10 +407,10 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const api = await this.api(account);
     let payment: PaymentResponse;
     try {
-      payment = await new Payment(api.config()).get({ id: dataId });
+      payment = await new api.sdk.Payment(api.config()).get({ id: dataId });
     } catch (err) {
       // Not a payment of this account (Mercado Pago says 404): verified, but about nothing of ours.
-      if (err instanceof MPNotFoundError) return { ok: true, notification: none };
+      if (isA(err, "MPNotFoundError")) return { ok: true, notification: none };
       throw unavailable(err);
     }
     return { ok: true, notification: notificationOf(payment, { ...none, livemode: payment.live_mode === true }) };
@@ -428,10 +426,11 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const creds = await this.credentials(account);
     const accessToken = creds.credentials.accessToken;
     if (!accessToken) throw new CredentialsUnavailable(`gateway account ${account.id} has no Mercado Pago accessToken`);
-    return { config: (idempotencyKey) => this.newConfig(accessToken, creds.apiBaseUrl, idempotencyKey) };
+    const sdk = await mercadopagoSdk.load();
+    return { sdk, config: (idempotencyKey) => this.newConfig(sdk, accessToken, creds.apiBaseUrl, idempotencyKey) };
   }
 
-  private newConfig(accessToken: string, apiBaseUrl: string | null, idempotencyKey?: string): MercadoPagoConfig {
+  private newConfig({ MercadoPagoConfig }: MercadoPagoSdk, accessToken: string, apiBaseUrl: string | null, idempotencyKey?: string): MercadoPagoConfig {
     const options: Options & { dispatcher?: unknown } = { timeout: this.opts.timeoutMs ?? 30_000, maxRetries: 0 };
     if (idempotencyKey) options.idempotencyKey = idempotencyKey;
     // The package has no base URL setting (a static https://api.mercadopago.com); it hands its options to
@@ -445,12 +444,12 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const fromToken = req.existingToken ? parseMercadoPagoToken(req.existingToken)?.customer : undefined;
     if (fromToken) return fromToken;
     const email = req.email.trim().toLowerCase();
-    const find = async () => (await new Customer(api.config()).search({ options: { email } })).results?.find((c) => c.id)?.id;
+    const find = async () => (await new api.sdk.Customer(api.config()).search({ options: { email } })).results?.find((c) => c.id)?.id;
     const found = await find();
     if (found) return found;
     const [first, ...rest] = req.name.trim().split(/\s+/);
     try {
-      const created = await new Customer(api.config(`${req.customerRef}:customer:${account.id}:${email}`)).create({
+      const created = await new api.sdk.Customer(api.config(`${req.customerRef}:customer:${account.id}:${email}`)).create({
         body: { email, first_name: first, last_name: rest.join(" ") || undefined, description: req.customerRef, metadata: { customer_ref: req.customerRef } } as never,
       });
       if (created.id) return created.id;

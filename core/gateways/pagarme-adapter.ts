@@ -19,8 +19,9 @@
 //   the charge (or order) by id with the account's secret key; the notification is built from what
 //   Pagar.me answers, never from the posted body.
 // - Secrets live in the client only: no key, and no provider text that might echo one, leaves this file.
+// - The SDK is imported on first use (lazy-sdk.ts): a process with no Pagar.me account never loads it.
 import { createHash } from "node:crypto";
-import { ApiError, ChargesController, Client, CustomersController, OrdersController } from "@pagarme/pagarme-nodejs-sdk";
+import type { ApiError, ChargesController, CustomersController, OrdersController } from "@pagarme/pagarme-nodejs-sdk";
 import type {
   CardInput,
   ChargeRequest,
@@ -42,6 +43,16 @@ import { CredentialsUnavailable, GatewayUnavailable } from "./adapter.ts";
 import { ADAPTER_DEFAULTS } from "./capabilities.ts";
 import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
 import type { GatewayNotification, GatewayNotificationKind, WebhookParseResult } from "./gateway-notification.ts";
+import { lazySdk } from "./lazy-sdk.ts";
+
+const pagarmeSdk = lazySdk(() => import("@pagarme/pagarme-nodejs-sdk"));
+type PagarmeSdk = Awaited<ReturnType<typeof pagarmeSdk.load>>;
+
+/** An answer of Pagar.me's API (the SDK's ApiError); never before the SDK is loaded (none exists yet). */
+const isApiError = (err: unknown): err is ApiError => {
+  const sdk = pagarmeSdk.loaded();
+  return !!sdk && err instanceof sdk.ApiError;
+};
 
 /** Pagar.me's API root, as the SDK builds it; an account's apiBaseUrl replaces its origin. */
 export const PAGARME_API = "https://api.pagar.me/core/v5";
@@ -219,7 +230,7 @@ function refusalCode(err: ApiError): string {
 /** Anything but an answer about the payment itself: the outcome is unknown (our codes only, never Pagar.me's text). */
 function unavailable(err: unknown): GatewayUnavailable {
   if (err instanceof GatewayUnavailable) return err;
-  if (err instanceof ApiError) {
+  if (isApiError(err)) {
     if (err.statusCode === 401) return new GatewayUnavailable("authentication_failed", 401);
     if (err.statusCode === 403) return new GatewayUnavailable("permission_denied", 403);
     if (err.statusCode === 409) return new GatewayUnavailable("idempotency_conflict", 409);
@@ -232,7 +243,7 @@ function unavailable(err: unknown): GatewayUnavailable {
 }
 
 /** A 4xx that is Pagar.me's verdict on the request (nothing was charged), not a fault of the link. */
-const isRefusal = (err: unknown): err is ApiError => err instanceof ApiError && [400, 404, 412, 422].includes(err.statusCode);
+const isRefusal = (err: unknown): err is ApiError => isApiError(err) && [400, 404, 412, 422].includes(err.statusCode);
 
 interface Api {
   customers: CustomersController;
@@ -414,11 +425,11 @@ export class PagarmeAdapter implements GatewayAdapter {
     if (publicKey !== undefined && !/^pk_(test_)?[A-Za-z0-9]+$/.test(publicKey)) return { ok: false, reason: "publicKey is not a Pagar.me public key (pk_…, pk_test_…)" };
     if (publicKey !== undefined && /^sk_test_/.test(secretKey) !== /^pk_test_/.test(publicKey)) return { ok: false, reason: "secretKey and publicKey are of different environments (test and live)" };
     try {
-      await this.newClient(secretKey, candidate.apiBaseUrl).customers.getCustomers(undefined, undefined, 1, 1);
+      await this.newClient(await pagarmeSdk.load(), secretKey, candidate.apiBaseUrl).customers.getCustomers(undefined, undefined, 1, 1);
       return { ok: true };
     } catch (err) {
-      if (err instanceof ApiError && err.statusCode === 401) return { ok: false, reason: "Pagar.me does not recognize the secret key (401)" };
-      if (err instanceof ApiError && err.statusCode === 403) return { ok: false, reason: "Pagar.me refused the key for this account (403)" };
+      if (isApiError(err) && err.statusCode === 401) return { ok: false, reason: "Pagar.me does not recognize the secret key (401)" };
+      if (isApiError(err) && err.statusCode === 403) return { ok: false, reason: "Pagar.me refused the key for this account (403)" };
       throw unavailable(err);
     }
   }
@@ -465,17 +476,18 @@ export class PagarmeAdapter implements GatewayAdapter {
     const creds = await this.credentials(account);
     const secretKey = creds.credentials.secretKey;
     if (!secretKey) throw new CredentialsUnavailable(`gateway account ${account.id} has no Pagar.me secretKey`);
+    const sdk = await pagarmeSdk.load();
     const id = digest(creds.apiBaseUrl ?? "", secretKey);
     let api = this.clients.get(id);
     if (!api) {
-      api = this.newClient(secretKey, creds.apiBaseUrl);
+      api = this.newClient(sdk, secretKey, creds.apiBaseUrl);
       if (this.clients.size >= MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value!);
       this.clients.set(id, api);
     }
     return api;
   }
 
-  private newClient(secretKey: string, apiBaseUrl: string | null): Api {
+  private newClient({ Client, CustomersController, OrdersController, ChargesController }: PagarmeSdk, secretKey: string, apiBaseUrl: string | null): Api {
     // Basic auth with the secret key as user and an empty password (docs.pagar.me/reference/autenticação-2).
     const sdk = new Client({
       basicAuthCredentials: { username: secretKey, password: "" },

@@ -11,8 +11,9 @@
 //   fetchStatus says, never guessed, never charged again.
 // - Secrets live in the client only: no key, and no provider message that might echo one, goes into an
 //   error, a result or a log.
+// - The package is imported on first use (lazy-sdk.ts): a process with no Stripe account never loads it.
 import { createHash } from "node:crypto";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { wallClock, type Clock } from "../shared/clock.ts";
 import type {
   CardInput,
@@ -35,6 +36,7 @@ import { CredentialsUnavailable, GatewayUnavailable } from "./adapter.ts";
 import { ADAPTER_DEFAULTS } from "./capabilities.ts";
 import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
 import type { GatewayNotification, GatewayNotificationKind, WebhookParseResult } from "./gateway-notification.ts";
+import { lazySdk } from "./lazy-sdk.ts";
 
 /** Stripe's default signature tolerance (docs.stripe.com/webhooks#replay-attacks). */
 export const STRIPE_WEBHOOK_TOLERANCE_S = 300;
@@ -75,23 +77,32 @@ type PixPayer = NonNullable<PixRequest["payer"]>;
  */
 const LATAM = new Set(["AR", "BO", "BR", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PY", "SV", "UY", "VE"]);
 
-type StripeErr = InstanceType<typeof Stripe.errors.StripeError>;
-const isStripeError = (err: unknown): err is StripeErr => err instanceof Stripe.errors.StripeError;
-const isCardError = (err: unknown): err is StripeErr => err instanceof Stripe.errors.StripeCardError;
-const isInvalidRequest = (err: unknown): err is StripeErr =>
-  err instanceof Stripe.errors.StripeInvalidRequestError && !(err instanceof Stripe.errors.StripeIdempotencyError);
+const stripeSdk = lazySdk(async () => (await import("stripe")).default);
+
+type StripeErrors = (typeof Stripe)["errors"];
+type StripeErrorClass = { [K in keyof StripeErrors]: StripeErrors[K] extends abstract new (...args: never) => unknown ? K : never }[keyof StripeErrors];
+/** Whether err is an instance of the package's error class `name`; never before the package is loaded (no Stripe error exists yet). */
+const isA = <K extends StripeErrorClass>(err: unknown, name: K): err is InstanceType<StripeErrors[K]> => {
+  const errors = stripeSdk.loaded()?.errors;
+  return !!errors && err instanceof errors[name];
+};
+
+type StripeErr = InstanceType<StripeErrors["StripeError"]>;
+const isStripeError = (err: unknown): err is StripeErr => isA(err, "StripeError");
+const isCardError = (err: unknown): err is StripeErr => isA(err, "StripeCardError");
+const isInvalidRequest = (err: unknown): err is StripeErr => isA(err, "StripeInvalidRequestError") && !isA(err, "StripeIdempotencyError");
 
 /** A 5xx Stripe answered from its idempotency store: the same key will keep answering it for 24 h. */
-const replayedServerError = (err: unknown) => err instanceof Stripe.errors.StripeAPIError && err.headers?.["idempotent-replayed"] === "true";
+const replayedServerError = (err: unknown) => isA(err, "StripeAPIError") && err.headers?.["idempotent-replayed"] === "true";
 
 /** Anything but an answer about the payment itself: the outcome is unknown (only our own codes, never Stripe's message). */
 function unavailable(err: unknown): GatewayUnavailable {
   if (err instanceof GatewayUnavailable) return err;
-  if (err instanceof Stripe.errors.StripeConnectionError) return /timeout/i.test(err.message) ? new GatewayUnavailable("timeout", 504) : new GatewayUnavailable("connection_error", 502);
-  if (err instanceof Stripe.errors.StripeRateLimitError) return new GatewayUnavailable("rate_limited", 429);
-  if (err instanceof Stripe.errors.StripeAuthenticationError) return new GatewayUnavailable("authentication_failed", 401);
-  if (err instanceof Stripe.errors.StripePermissionError) return new GatewayUnavailable("permission_denied", 403);
-  if (err instanceof Stripe.errors.StripeIdempotencyError) return new GatewayUnavailable("idempotency_conflict", err.statusCode ?? 409);
+  if (isA(err, "StripeConnectionError")) return /timeout/i.test(err.message) ? new GatewayUnavailable("timeout", 504) : new GatewayUnavailable("connection_error", 502);
+  if (isA(err, "StripeRateLimitError")) return new GatewayUnavailable("rate_limited", 429);
+  if (isA(err, "StripeAuthenticationError")) return new GatewayUnavailable("authentication_failed", 401);
+  if (isA(err, "StripePermissionError")) return new GatewayUnavailable("permission_denied", 403);
+  if (isA(err, "StripeIdempotencyError")) return new GatewayUnavailable("idempotency_conflict", err.statusCode ?? 409);
   if (isStripeError(err)) return new GatewayUnavailable("gateway_error", err.statusCode ?? 502);
   return new GatewayUnavailable("gateway_error", 502);
 }
@@ -220,7 +231,7 @@ export class StripeAdapter implements GatewayAdapter {
       intent = await create(req.idempotencyKey);
     } catch (err) {
       // A shifted expiry differs on a rerun (idempotency_error: the key was used with other parameters).
-      if (!replayedServerError(err) && !(err instanceof Stripe.errors.StripeIdempotencyError && skew !== 0)) throw unavailable(err);
+      if (!replayedServerError(err) && !(isA(err, "StripeIdempotencyError") && skew !== 0)) throw unavailable(err);
       // The key is stuck on a saved 500 (or a shifted expiry): use the Pix Stripe made under it, or ask once
       // more under a second key. An unpaid extra Pix costs nothing: nobody holds its code.
       intent = (await this.intentsByKey(stripe, req.idempotencyKey).catch(() => [])).find((pi) => pi.status === "requires_action") ?? (await create(`${req.idempotencyKey}#2`).catch((e) => Promise.reject(unavailable(e))));
@@ -302,19 +313,19 @@ export class StripeAdapter implements GatewayAdapter {
     if (!/^(sk|rk)_(live|test)_[A-Za-z0-9_]+$/.test(secretKey)) return { ok: false, reason: "secretKey is not a Stripe secret key (sk_live_…, sk_test_…, rk_live_…, rk_test_…)" };
     if (webhookSecret !== undefined && !/^whsec_[A-Za-z0-9+/=_]+$/.test(webhookSecret)) return { ok: false, reason: "webhookSecret is not a Stripe signing secret (whsec_…)" };
     try {
-      await this.newClient(secretKey, candidate.apiBaseUrl).balance.retrieve();
+      await this.newClient(await stripeSdk.load(), secretKey, candidate.apiBaseUrl).balance.retrieve();
       return { ok: true };
     } catch (err) {
-      if (err instanceof Stripe.errors.StripeAuthenticationError) {
+      if (isA(err, "StripeAuthenticationError")) {
         return { ok: false, reason: err.code === "api_key_expired" ? "Stripe says the key has expired or was rolled (api_key_expired)" : "Stripe does not recognize the key (invalid API key)" };
       }
-      if (err instanceof Stripe.errors.StripePermissionError) return { ok: false, reason: "the restricted key may not read the balance; grant it the payment permissions or use the secret key" };
+      if (isA(err, "StripePermissionError")) return { ok: false, reason: "the restricted key may not read the balance; grant it the payment permissions or use the secret key" };
       throw unavailable(err);
     }
   }
 
   /** Stripe-Signature over the raw body (stripe.webhooks.constructEvent, 300 s either way), then the notice in our terms. */
-  parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, webhookSecret: string, now: Date): WebhookParseResult {
+  async parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, webhookSecret: string, now: Date): Promise<WebhookParseResult> {
     const raw = headers["stripe-signature"];
     const header = Array.isArray(raw) ? raw[0] : raw;
     if (!header) return { ok: false, reason: "missing_signature" };
@@ -322,11 +333,12 @@ export class StripeAdapter implements GatewayAdapter {
     // constructEvent refuses a signature older than the tolerance; one from the future is refused here.
     const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(header)?.[1]);
     if (Number.isFinite(signedAt) && signedAt * 1000 - now.getTime() > STRIPE_WEBHOOK_TOLERANCE_S * 1000) return { ok: false, reason: "stale" };
+    const { webhooks } = await stripeSdk.load();
     let event: Stripe.Event;
     try {
-      event = Stripe.webhooks.constructEvent(rawBody, header, webhookSecret, STRIPE_WEBHOOK_TOLERANCE_S, undefined, now.getTime());
+      event = webhooks.constructEvent(rawBody, header, webhookSecret, STRIPE_WEBHOOK_TOLERANCE_S, undefined, now.getTime());
     } catch (err) {
-      if (err instanceof Stripe.errors.StripeSignatureVerificationError) return { ok: false, reason: /tolerance/i.test(err.message) ? "stale" : "bad_signature" };
+      if (isA(err, "StripeSignatureVerificationError")) return { ok: false, reason: /tolerance/i.test(err.message) ? "stale" : "bad_signature" };
       return { ok: false, reason: "malformed" };
     }
     if (typeof event?.id !== "string" || typeof event.type !== "string" || !event.data?.object) return { ok: false, reason: "malformed" };
@@ -340,17 +352,18 @@ export class StripeAdapter implements GatewayAdapter {
     const creds = await this.credentials(account);
     const secretKey = creds.credentials.secretKey;
     if (!secretKey) throw new CredentialsUnavailable(`gateway account ${account.id} has no Stripe secretKey`);
+    const StripeClient = await stripeSdk.load();
     const id = digest(creds.apiBaseUrl ?? "", secretKey);
     let client = this.clients.get(id);
     if (!client) {
-      client = this.newClient(secretKey, creds.apiBaseUrl);
+      client = this.newClient(StripeClient, secretKey, creds.apiBaseUrl);
       if (this.clients.size >= MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value!);
       this.clients.set(id, client);
     }
     return client;
   }
 
-  private newClient(secretKey: string, apiBaseUrl: string | null): Stripe {
+  private newClient(StripeClient: typeof Stripe, secretKey: string, apiBaseUrl: string | null): Stripe {
     // No automatic retries: a retry is ours to decide (the same key, or fetchStatus), never the library's.
     const config: Stripe.StripeConfig = { maxNetworkRetries: 0, timeout: this.opts.timeoutMs ?? 30_000, telemetry: false };
     if (apiBaseUrl) {
@@ -359,7 +372,7 @@ export class StripeAdapter implements GatewayAdapter {
       config.host = url.hostname.replace(/^\[(.*)\]$/, "$1");
       config.port = url.port || (url.protocol === "http:" ? 80 : 443);
     }
-    return new Stripe(secretKey, config);
+    return new StripeClient(secretKey, config);
   }
 
   /** The Stripe customer of our customer: the token's, else one found by metadata, else a new one. */
