@@ -110,9 +110,10 @@ async function startCore() {
 
   function printBanner(seeded: DemoTenant | null) {
     const lines = [`billing service (${role}) on ${db.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}`];
-    // Node sizes the heap from the host's memory; V8 then lets garbage pile up to it (README › Deployment).
+    // Node sizes the heap from the host's memory; V8 then lets garbage pile up to it (README › Operating).
     const heapMb = Math.round(v8.getHeapStatistics().heap_size_limit / 1048576);
-    lines.push(`  V8 heap limit: ${heapMb} MB${heapMb > 1024 ? " (node's default for this host; `npm start` runs with --max-old-space-size=512)" : ""}`);
+    const sized = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(" ")].some((a) => a.startsWith("--max-old-space-size"));
+    lines.push(`  V8 heap limit: ${heapMb} MB${sized ? "" : " (node's default for this host; `npm start` runs with --max-old-space-size=1024)"}`);
     if (server) lines.push(`  base URL:   ${publicUrl}`, `  GraphiQL:   ${publicUrl}/graphql`, `  API docs:   ${publicUrl}/docs`);
     if (admin.generated) lines.push(`  operator token (stored in ${admin.file}, shown once): ${admin.token}`);
     else lines.push(`  operator token: ${process.env.ADMIN_TOKEN ? "from ADMIN_TOKEN" : `in ${admin.file}`}`);

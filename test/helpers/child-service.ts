@@ -60,11 +60,12 @@ export interface ChildService {
 }
 
 /**
- * How the service runs (package.json "start"; README › Deployment): V8's old space sized for a service
- * (its live set is ~100 MB under the /v1 loads), not the host's default (about a sixth of its memory, ~4
- * GB here, which V8 fills with garbage before it collects: ~490 MB of RSS under bench/service-memory.ts).
+ * How the service runs (package.json "start"; README › Operating): V8's old space sized for a service
+ * (its live set is ~100 MB under the /v1 loads), not the host's default (~4 GB on this 24 GB host),
+ * which V8 fills with garbage before it collects: ~430-490 MB of RSS under bench/service-memory.ts
+ * without the flag, ~270 MB with it (384 to 1024 MB measured alike; 2048 MB already ~430 MB).
  */
-export const SERVICE_NODE_ARGS = ["--max-old-space-size=512"];
+export const SERVICE_NODE_ARGS = ["--max-old-space-size=1024"];
 
 export interface ChildOptions {
   /** PostgreSQL URL; empty: embedded PGlite in `dataDir` (one process at a time). */
