@@ -46,6 +46,10 @@ export function markInProcess(request: Request): void {
   inProcessRequests.add(request);
 }
 
+export function isInProcess(request: Request | undefined): boolean {
+  return !!request && inProcessRequests.has(request);
+}
+
 export function gateStateOf(request: Request): GateState | undefined {
   return states.get(request);
 }
