@@ -23,7 +23,13 @@ export type DutyOutcome =
   /** The invoice was closed meanwhile (the subscription canceled, the invoice voided): nothing follows. */
   | "closed"
   /** Approved after its invoice was closed: refunded in full. */
-  | "surplus";
+  | "surplus"
+  /**
+   * Another attempt had settled the charge first (the billing run's, or an earlier one this duty found
+   * unheard and asked the gateway about): this duty charged nothing, and what that settlement emitted
+   * (invoice.paid, invoice.payment_failed, or a surplus refund) was its own.
+   */
+  | "settled";
 
 const DAY_MS = 86_400_000;
 const at = (d: Date | null) => d?.getTime() ?? Number.POSITIVE_INFINITY;
@@ -129,8 +135,9 @@ async function idle(runtime: Runtime, sub: Subscription, next: Date | null): Pro
 export function chargeOutcome(result: ChargeInvoiceResult): DutyOutcome {
   switch (result) {
     case "paid":
-    case "already_settled":
       return "renewed";
+    case "already_settled":
+      return "settled";
     case "past_due":
     case "suspended":
     case "unknown":

@@ -17,7 +17,7 @@ export interface BillingPassOptions {
 export type BillingPassSummary = Record<DutyOutcome | "errors", number>;
 
 export function emptySummary(): BillingPassSummary {
-  return { renewed: 0, charge_failed: 0, past_due: 0, suspended: 0, pix_issued: 0, canceled: 0, unknown: 0, blocked: 0, idle: 0, closed: 0, surplus: 0, errors: 0 };
+  return { renewed: 0, charge_failed: 0, past_due: 0, suspended: 0, pix_issued: 0, canceled: 0, unknown: 0, blocked: 0, idle: 0, closed: 0, surplus: 0, settled: 0, errors: 0 };
 }
 
 export async function runBillingPass(runtime: Runtime, opts: BillingPassOptions = {}): Promise<BillingPassSummary> {

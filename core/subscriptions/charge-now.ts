@@ -29,6 +29,7 @@ const MESSAGES: Record<DutyOutcome, string> = {
   idle: "nothing is due now",
   closed: "the due invoice was closed meanwhile (the subscription was canceled or its cancellation scheduled, or the invoice voided); neither invoice.paid nor invoice.payment_failed follows",
   surplus: "the due charge was approved after its invoice was closed; it is refunded in full, follow payment.refunded",
+  settled: "the due charge had already been settled by another attempt (the billing run's); nothing was charged by this call, and its events were sent then",
 };
 
 export async function chargeNow(runtime: Runtime, input: { tenantId: string; subscriptionId: string; now: Date }): Promise<ChargeNowResult> {

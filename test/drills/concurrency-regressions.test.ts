@@ -1,5 +1,6 @@
 // The races the concurrency drill found, each replayed deterministically: the sandbox gateway is held
 // at the charge (a gate on the adapter) while the competing request runs, then released.
+import { newId } from "../../core/shared/ids.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { lockSubscription, emitSubscriptionEvents } from "../../core/subscriptions/emit-subscription-events.ts";
 import { advanceClock, CARDS, events, makeOffer, subscribe, subscription } from "../helpers/billing.ts";
@@ -165,7 +166,7 @@ describe("races found by the concurrency drill", () => {
     const refused = (p: Promise<unknown>) => p.then(() => "accepted", (err) => String(err?.message ?? err));
     const invoice = (n: number) =>
       prisma.invoice.create({
-        data: { id: `inv_0000000000000000000000000${n}`, tenantId: t.tenantId, subscriptionId: id, kind: "PRORATION", periodStart: new Date(Date.UTC(2030, 0, n)), periodEnd: new Date(Date.UTC(2030, 1, 1)), dueAt: new Date(), amountCents: 100, currency: "BRL" },
+        data: { id: newId("invoice"), tenantId: t.tenantId, subscriptionId: id, kind: "PRORATION", periodStart: new Date(Date.UTC(2030, 0, n)), periodEnd: new Date(Date.UTC(2030, 1, 1)), dueAt: new Date(), amountCents: 100, currency: "BRL" },
       });
     await invoice(1);
     expect(await refused(invoice(2))).toMatch(/invoices_one_open_proration|unique/i);
