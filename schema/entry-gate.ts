@@ -55,7 +55,7 @@ export function gateStateOf(request: Request): GateState | undefined {
 }
 
 function trustedFacade(request: Request, opts: EntryGateOptions): boolean {
-  if (inProcessRequests.has(request)) return true;
+  if (isInProcess(request)) return true;
   const presented = request.headers.get(FACADE_SECRET_HEADER);
   // Without FACADE_SECRET no HTTP caller is the facade: X-Facade-* headers are ignored, never believed.
   return !!opts.facadeSecret && presented !== null && constantTimeEqual(presented, opts.facadeSecret);

@@ -4,7 +4,8 @@ import { changePlan } from "../../core/subscriptions/change-plan.ts";
 import type { PlanChangeObject, PlanChangeResult } from "../../core/subscriptions/plan-change-result.ts";
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
-import { SUBSCRIPTION_ROW_INCLUDE, SubscriptionRef } from "../types/subscription.ts";
+import { subscriptionPayloadInclude } from "../../core/subscriptions/subscription-payload.ts";
+import { SubscriptionRef } from "../types/subscription.ts";
 
 type PlanChangeAnswer = PlanChangeResult & { tenantId: string };
 type MigrationLink = NonNullable<PlanChangeObject["paymentLink"]>;
@@ -45,7 +46,7 @@ const PlanChangeResultRef = builder.objectRef<PlanChangeAnswer>("PlanChangeResul
     subscription: t.field({
       type: SubscriptionRef,
       description: "The subscription as it stands after the change.",
-      resolve: (r, _a, ctx) => ctx.db.prisma.subscription.findFirstOrThrow({ where: { id: r.subscriptionId, tenantId: r.tenantId }, include: SUBSCRIPTION_ROW_INCLUDE }),
+      resolve: (r, _a, ctx) => ctx.db.prisma.subscription.findFirstOrThrow({ where: { id: r.subscriptionId, tenantId: r.tenantId }, include: subscriptionPayloadInclude }),
     }),
     planChange: t.field({ type: PlanChangeRef, description: "The plan_change object.", resolve: (r) => r.planChange }),
   }),

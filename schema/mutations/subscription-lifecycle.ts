@@ -8,7 +8,8 @@ import { undoCancel, type UndoCancelResult } from "../../core/subscriptions/undo
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
 import { SubscriptionStatusEnum } from "../types/enums.ts";
-import { SUBSCRIPTION_ROW_INCLUDE, SubscriptionRef } from "../types/subscription.ts";
+import { subscriptionPayloadInclude } from "../../core/subscriptions/subscription-payload.ts";
+import { SubscriptionRef } from "../types/subscription.ts";
 
 // The read-only account rule is applied to every mutation by the builder (schema/scopes.ts).
 const writeScope = { write: true } as const;
@@ -47,7 +48,7 @@ const RescheduleResultRef = builder.objectRef<RescheduleResult>("RescheduleSubsc
     subscription: t.field({
       type: SubscriptionRef,
       description: "The subscription after the move.",
-      resolve: (r, _a, ctx) => ctx.db.prisma.subscription.findFirstOrThrow({ where: { id: r.subscriptionId, tenantId: r.tenantId }, include: SUBSCRIPTION_ROW_INCLUDE }),
+      resolve: (r, _a, ctx) => ctx.db.prisma.subscription.findFirstOrThrow({ where: { id: r.subscriptionId, tenantId: r.tenantId }, include: subscriptionPayloadInclude }),
     }),
     nextBillingAt: t.expose("nextBillingAt", { type: "DateTime", description: "The new date of the next charge." }),
   }),

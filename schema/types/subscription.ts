@@ -1,12 +1,11 @@
 // Subscription: a customer's subscription to an offer, with everything the contract's subscription
 // payload shows (typed), its invoices and payments (keyset connections) and its gateway events.
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Page } from "../../core/shared/pagination.ts";
 import { getSubscription } from "../../core/subscriptions/get-subscription.ts";
 import { listSubscriptions } from "../../core/subscriptions/list-subscriptions.ts";
 import { listSubscriptionGatewayEvents } from "../../core/subscriptions/list-subscription-gateway-events.ts";
-import { pendingOfferFields, subscriptionCard, subscriptionNextCharge, subscriptionPayloadInclude, trackingFields } from "../../core/subscriptions/subscription-payload.ts";
+import { pendingOfferFields, subscriptionCard, subscriptionNextCharge, subscriptionPayloadInclude, trackingFields, type SubscriptionForPayload } from "../../core/subscriptions/subscription-payload.ts";
 import type { PendingOfferFields, TrackingFields } from "../../core/subscriptions/subscription-body.ts";
 import { builder } from "../builder.ts";
 import { tenantIdFor } from "../tenant-scope.ts";
@@ -50,17 +49,13 @@ export const TrackingRef = builder.objectRef<TrackingFields>("Tracking").impleme
   }),
 });
 
-/**
- * Loaded with every subscription row (a type-level include, planned into whatever query loads the
- * rows): the payload fields below, the customer included, read it off the row. As per-field
- * selections and a relation, each of them went through the plugin's loader mapping once per row,
- * ~25 % of a 500-row page's CPU. The payload's include (core/subscriptions/subscription-payload.ts).
- */
-export const SUBSCRIPTION_ROW_INCLUDE = subscriptionPayloadInclude;
-
+// The payload's include (core/subscriptions/subscription-payload.ts) is loaded with every subscription
+// row (a type-level include, planned into whatever query loads the rows): the payload fields below, the
+// customer included, read it off the row. As per-field selections and a relation, each of them went
+// through the plugin's loader mapping once per row, ~25 % of a 500-row page's CPU.
 export const SubscriptionRef = builder.prismaObject("Subscription", {
   description: "A customer's subscription to an offer: the contract's subscription payload, typed.",
-  include: SUBSCRIPTION_ROW_INCLUDE,
+  include: subscriptionPayloadInclude,
   fields: (t) => ({
     id: t.exposeID("id", { description: "sub_ id." }),
     status: t.expose("status", { type: SubscriptionStatusEnum, description: "Current status; the only source of truth about access." }),
@@ -166,8 +161,8 @@ builder.queryFields((t) => ({
           { tenantId: tenantIdFor(ctx, args.tenantId), limit: args.first, after: args.after, status: args.status, offerId: args.offerId },
           queryFromInfo({ context: ctx, info, path: ["edges", "node"] }),
         );
-        // queryFromInfo planned the type's include (SUBSCRIPTION_ROW_INCLUDE) into the query; the row type cannot say so.
-        return pageToConnection(page as Page<Prisma.SubscriptionGetPayload<{ include: typeof SUBSCRIPTION_ROW_INCLUDE }>>);
+        // queryFromInfo planned the type's include into the query; the row type cannot say so.
+        return pageToConnection(page as Page<SubscriptionForPayload>);
       },
     },
     { description: "A page of subscriptions." },
