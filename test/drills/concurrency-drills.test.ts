@@ -53,6 +53,7 @@ describe("concurrency drill", () => {
         "subscriptions": finals.join(" "),
       }),
     );
+    for (const story of k.stories) console.log(story);
     expect(k.failures).toEqual([]);
   });
 });

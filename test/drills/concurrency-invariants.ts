@@ -13,6 +13,8 @@ import type { Route } from "./concurrency-race.ts";
 export class Checker {
   checked = 0;
   readonly failures: string[] = [];
+  /** What a failing subscription went through (its calls, events and records), printed with the failures. */
+  readonly stories: string[] = [];
   check(ok: boolean, what: string): void {
     this.checked++;
     if (!ok) this.failures.push(what);
@@ -79,6 +81,7 @@ export async function checkSubscriptions(k: Checker, world: DrillWorld, recorder
   const prisma = (await testService()).runtime.db.prisma;
   const all = (await events(world.t)).filter((e) => e.id > before.lastEventId);
   for (const s of world.subs) {
+    const failedBefore = k.failures.length;
     const mine = all.filter((e) => e.data?.subscription_id === s.id);
     const lifecycle = mine.filter((e) => e.type !== "payment.refunded");
     const calls = originals(recorder.calls.filter((c) => c.target === s.name));
@@ -136,6 +139,7 @@ export async function checkSubscriptions(k: Checker, world: DrillWorld, recorder
     k.check(count("invoice.payment_failed") === chargedRefused, `${s.name}: ${count("invoice.payment_failed")} invoice.payment_failed for ${chargedRefused} refused charge-now`);
     const refunds = await prisma.refund.count({ where: { tenantId: world.t.tenantId, status: "SUCCEEDED", payment: { subscriptionId: s.id } } });
     k.check(count("payment.refunded") === refunds, `${s.name}: ${count("payment.refunded")} payment.refunded for ${refunds} refunds`);
+    if (k.failures.length > failedBefore) k.stories.push(await story(world, s, calls, mine));
   }
 }
 
@@ -240,4 +244,22 @@ export async function checkLedger(k: Checker, world: DrillWorld, recorder: Recor
     chargedCents: cards.filter((r) => r.status === "approved").reduce((s, r) => s + r.amountCents, 0),
     refundedCents: gwRefunds.filter((r) => r.status === "refunded").reduce((s, r) => s + r.amountCents, 0),
   };
+}
+
+/** A failing subscription's race, to read in the log: a flake under load shows its evidence once. */
+async function story(world: DrillWorld, s: DrillWorld["subs"][number], calls: CallRecord[], mine: { id: string; type: string; data: any }[]): Promise<string> {
+  const prisma = (await testService()).runtime.db.prisma;
+  const where = { tenantId: world.t.tenantId, subscriptionId: s.id };
+  const [payments, invoices] = await Promise.all([
+    prisma.payment.findMany({ where, orderBy: { id: "asc" }, select: { id: true, invoiceId: true, paidInvoiceId: true, status: true, amountCents: true, refundedAmountCents: true } }),
+    prisma.invoice.findMany({ where, orderBy: { id: "asc" }, select: { id: true, kind: true, status: true, periodStart: true } }),
+  ]);
+  const lines = [
+    `${s.name} (${s.id}):`,
+    ...calls.map((c) => `  call #${c.client}.${c.step} ${c.route} -> ${c.status} ${c.text.slice(0, 160)}`),
+    ...mine.map((e) => `  event ${e.id} ${e.type} status=${e.data?.status} period_end=${e.data?.current_period_end} last_payment=${e.data?.last_payment?.payment_id ?? null}`),
+    ...payments.map((p) => `  payment ${JSON.stringify(p)}`),
+    ...invoices.map((i) => `  invoice ${JSON.stringify(i)}`),
+  ];
+  return lines.join("\n");
 }
