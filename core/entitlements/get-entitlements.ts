@@ -22,25 +22,30 @@ interface Row {
   entitlements: Entitlements | null;
 }
 
+/**
+ * One statement per customer key, each on its unique index (a key chosen by a parameter inside one
+ * statement would leave a prepared statement's generic plan no index to use). `db.read` prepares them:
+ * planning this join was ~80 % of PostgreSQL's CPU per call (0.25 ms unnamed, 0.04 ms prepared).
+ */
+const entitlementsOf = (key: "external_id" | "email") => `
+  SELECT c.id AS customer_id, s.id, lower(s.status::text) AS status, s.plan_id,
+         lower(o.interval::text) AS interval, s.current_period_end, p.entitlements
+    FROM customers c
+    LEFT JOIN subscriptions s ON s.tenant_id = c.tenant_id AND s.customer_id = c.id AND s.status <> 'CANCELED'
+    LEFT JOIN offers o ON o.tenant_id = s.tenant_id AND o.id = s.offer_id
+    LEFT JOIN plans p ON p.tenant_id = s.tenant_id AND p.id = s.plan_id
+   WHERE c.tenant_id = $1 AND c.${key} = $2
+   ORDER BY s.id`;
+const BY_EXTERNAL_ID = entitlementsOf("external_id");
+const BY_EMAIL = entitlementsOf("email");
+
 /** Statuses whose plan capabilities count; suspended is listed but adds nothing. */
 const GRANTING = new Set<string>(LIVING.map((s) => s.toLowerCase()));
 
 export async function getEntitlements(db: Pick<Db, "read">, input: GetEntitlementsInput) {
   const byExternalId = input.externalId != null && input.externalId !== "";
   if (!byExternalId && (input.email == null || input.email === "")) throw new AppError("missing_customer_key");
-  const key = byExternalId ? input.externalId! : input.email!;
-  const rows = await db.read<Row>(
-    `SELECT c.id AS customer_id, s.id, lower(s.status::text) AS status, s.plan_id,
-           lower(o.interval::text) AS interval, s.current_period_end, p.entitlements
-      FROM customers c
-      LEFT JOIN subscriptions s ON s.tenant_id = c.tenant_id AND s.customer_id = c.id AND s.status <> 'CANCELED'
-      LEFT JOIN offers o ON o.tenant_id = s.tenant_id AND o.id = s.offer_id
-      LEFT JOIN plans p ON p.tenant_id = s.tenant_id AND p.id = s.plan_id
-     WHERE c.tenant_id = $1
-       AND (CASE WHEN $2::boolean THEN c.external_id = $3 ELSE c.email = $3 END)
-     ORDER BY s.id`,
-    [input.tenantId, byExternalId, key],
-  );
+  const rows = await db.read<Row>(byExternalId ? BY_EXTERNAL_ID : BY_EMAIL, [input.tenantId, byExternalId ? input.externalId : input.email]);
   if (rows.length === 0) return { customerId: null, subscriptions: [], mergedEntitlements: {} };
   const subscriptions = rows
     .filter((r) => r.id)
