@@ -20,9 +20,13 @@ export interface AdvanceClockSummary extends BillingPassSummary {
   webhook_attempts: number;
   /** Refunds left pending (gateway answer lost) that were finished on the way. */
   refunds_settled: number;
+  /** Due subscriptions another worker was running (the background billing run, another instance) that were waited for. */
+  held: number;
 }
 
 const MAX_STEPS = 10_000;
+/** How long a call waits for due subscriptions another worker holds (a crashed holder's lease may outlast it). */
+const WAIT_FOR_HELD_MS = 15_000;
 
 export async function advanceClock(runtime: Runtime, input: { tenantId: string; to: Date }): Promise<AdvanceClockSummary> {
   const prisma = runtime.db.prisma;
@@ -33,8 +37,9 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
   if (Number.isNaN(input.to.getTime()) || input.to.getTime() < from.getTime()) {
     throw new AppError("invalid_argument", { error: `to must not be before the tenant's clock (${from.toISOString()})` });
   }
-  const summary: AdvanceClockSummary = { ...emptySummary(), from, to: input.to, steps: 0, chargebacks: 0, webhook_attempts: 0, refunds_settled: 0 };
+  const summary: AdvanceClockSummary = { ...emptySummary(), from, to: input.to, steps: 0, chargebacks: 0, webhook_attempts: 0, refunds_settled: 0, held: 0 };
   let clock = from;
+  const waitUntil = runtime.wallClock.now().getTime() + WAIT_FOR_HELD_MS;
   for (let i = 0; i < MAX_STEPS; i++) {
     const due = await nextDueInstant(runtime, input.tenantId, clock);
     const stepAt = due && due.getTime() > clock.getTime() ? due : clock;
@@ -42,7 +47,7 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
       clock = stepAt;
       await setClock(runtime, input.tenantId, clock);
       const before = progress(summary);
-      await runDuties(runtime, input.tenantId, clock, summary);
+      await runDuties(runtime, input.tenantId, clock, summary, waitUntil);
       summary.steps++;
       if (progress(summary) === before) break; // nothing could run (paused tenant, unheard gateway): stop, do not spin
       continue;
@@ -50,23 +55,45 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
     break;
   }
   await setClock(runtime, input.tenantId, input.to);
-  await runDuties(runtime, input.tenantId, input.to, summary);
+  await runDuties(runtime, input.tenantId, input.to, summary, waitUntil);
   return summary;
 }
 
-async function runDuties(runtime: Runtime, tenantId: string, now: Date, summary: AdvanceClockSummary): Promise<void> {
+async function runDuties(runtime: Runtime, tenantId: string, now: Date, summary: AdvanceClockSummary, waitUntil: number): Promise<void> {
   // Refunds first: one that revokes access ends the subscription before a renewal could charge it.
   const refunds = await reconcilePendingRefunds(runtime, { tenantId, ignoreLease: true });
   summary.refunds_settled += (refunds.succeeded ?? 0) + (refunds.failed ?? 0);
   await voidOrphanCheckoutCharges(runtime, { tenantId });
-  const pass = await runBillingPass(runtime, { tenantId });
-  for (const [k, v] of Object.entries(pass)) summary[k as keyof BillingPassSummary] += v;
+  await billDueNow(runtime, tenantId, summary, waitUntil);
   summary.chargebacks += await runDueSandboxChargebacks(runtime, { tenantId, now });
   summary.webhook_attempts += await deliverDueNow(runtime, tenantId);
 }
 
+/**
+ * The billing pass for the tenant, then a wait for the due subscriptions another worker holds: the
+ * call promises every duty due on the clock ran when it returns, and a background pass that claimed
+ * one first would otherwise leave it running (or a crashed holder's lease unexpired). Once a holder
+ * lets go, the pass runs again and picks up whatever that left due.
+ */
+async function billDueNow(runtime: Runtime, tenantId: string, summary: AdvanceClockSummary, waitUntil: number): Promise<void> {
+  let held = new Set<string>();
+  for (;;) {
+    const pass = await runBillingPass(runtime, { tenantId });
+    for (const [k, v] of Object.entries(pass)) summary[k as keyof BillingPassSummary] += v;
+    const holding = await runtime.db.prisma.$queryRaw<{ id: string }[]>`
+      SELECT s.id FROM subscriptions s JOIN tenants t ON t.id = s.tenant_id
+      WHERE s.tenant_id = ${tenantId} AND s.next_billing_at <= t.clock_at
+        AND s.billing_lease_until >= ${runtime.wallClock.now()}`;
+    const still = new Set(holding.map((r) => r.id));
+    for (const id of held) if (!still.has(id)) summary.held++;
+    held = still;
+    if (still.size === 0 || runtime.wallClock.now().getTime() > waitUntil) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 function progress(s: AdvanceClockSummary): number {
-  return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown + s.closed + s.surplus + s.webhook_attempts + s.refunds_settled;
+  return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown + s.closed + s.surplus + s.webhook_attempts + s.refunds_settled + s.held;
 }
 
 /** The earliest instant anything of this tenant falls due. */
