@@ -14,7 +14,8 @@
 //   and the SDK refuses to send them without.
 // - The SDK's base URL is fixed (https://api.pagar.me/core/v5): an account's apiBaseUrl (tests, proxies)
 //   replaces the origin in an interceptor on every request. The SDK never retries (maxNumberOfRetries 0).
-// - A timeout, a transport error or a 5xx throws GatewayUnavailable: unknown until fetchStatus says.
+// - A timeout, a transport error or a 5xx throws GatewayUnavailable: unknown until fetchStatus says. A Pix
+//   order Pagar.me refuses (400, 412, 422) throws GatewayRefused with our code for its reason.
 // - Pagar.me v5 does not sign its webhooks: parseWebhook takes a notice as a hint only, and re-reads
 //   the charge (or order) by id with the account's secret key; the notification is built from what
 //   Pagar.me answers, never from the posted body.
@@ -39,7 +40,7 @@ import type {
   StatusResult,
   TokenizeResult,
 } from "./adapter.ts";
-import { CredentialsUnavailable, GatewayUnavailable } from "./adapter.ts";
+import { CredentialsUnavailable, GatewayRefused, GatewayUnavailable } from "./adapter.ts";
 import { ADAPTER_DEFAULTS } from "./capabilities.ts";
 import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
 import type { GatewayNotification, GatewayNotificationKind, WebhookParseResult } from "./gateway-notification.ts";
@@ -227,6 +228,19 @@ function refusalCode(err: ApiError): string {
   return "invalid_request";
 }
 
+/**
+ * Why Pagar.me refused a Pix order, in our words: from the field paths its 422 names (`errors` keys such as
+ * "order.customer.document"), never their messages or the `request` it echoes (they hold the payer's data).
+ */
+function pixRefusalCode(err: ApiError): string {
+  const errors = ((err.result ?? {}) as Obj).errors;
+  const fields = (errors && typeof errors === "object" ? Object.keys(errors) : []).join(" ").toLowerCase();
+  if (/customer\.document/.test(fields)) return "payer_document_refused";
+  if (/customer\.phones/.test(fields)) return "payer_phone_refused";
+  if (/customer\.(name|email)/.test(fields)) return "payer_contact_refused";
+  return refusalCode(err);
+}
+
 /** Anything but an answer about the payment itself: the outcome is unknown (our codes only, never Pagar.me's text). */
 function unavailable(err: unknown): GatewayUnavailable {
   if (err instanceof GatewayUnavailable) return err;
@@ -356,6 +370,8 @@ export class PagarmeAdapter implements GatewayAdapter {
         ),
       );
     } catch (err) {
+      // 400, 412, 422: Pagar.me's verdict on this Pix (a payer it does not take, Pix off on the account): refused again if asked again.
+      if (isApiError(err) && [400, 412, 422].includes(err.statusCode)) throw new GatewayRefused(pixRefusalCode(err), err.statusCode);
       throw unavailable(err);
     }
     const charge = order.charges[0];

@@ -2,7 +2,7 @@
 // loopback. Each test gets its own fake, so counters and faults never leak between tests.
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GatewayUnavailable, type GatewayAccountRef, type GatewayCredentials } from "../../../core/gateways/adapter.ts";
+import { GatewayRefused, GatewayUnavailable, type GatewayAccountRef, type GatewayCredentials } from "../../../core/gateways/adapter.ts";
 import { ADAPTER_DEFAULTS } from "../../../core/gateways/capabilities.ts";
 import { CredentialsVault, loadCredentialKeys } from "../../../core/gateways/credentials-vault.ts";
 import { parseBrCode } from "../../../core/gateways/pix-br-code.ts";
@@ -229,6 +229,28 @@ describe("Pagar.me adapter: Pix", () => {
     const err = await unavailable(adapter.createPixCharge(ACCOUNT, pixReq(key(), 1000, null), now()));
     expect(err.detailCode).toBe("pagarme_pix_payer_unknown");
     expect(fake.orders.size).toBe(1);
+  });
+
+  it("a Pix Pagar.me refuses (400, 412, 422) is a definitive refusal with its reason, not an outage; its echo of the payer stays out", async () => {
+    const refused = async (p: Promise<unknown>) => {
+      const err = await p.then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(GatewayRefused);
+      const r = err as GatewayRefused;
+      // Pagar.me's 422 echoes the request (the payer's CPF): none of it in what we keep.
+      expect(`${r.message} ${JSON.stringify(r)}`).not.toContain(PAYER.doc!);
+      return `${r.httpStatus}:${r.detailCode}`;
+    };
+    expect(await refused(adapter.createPixCharge(ACCOUNT, pixReq(key(), 4990, { ...PAYER, doc: null }), now()))).toBe("422:payer_document_refused");
+    expect(await refused(adapter.createPixCharge(ACCOUNT, pixReq(key(), 4990, { ...PAYER, phone: "+447911123456" }), now()))).toBe("422:payer_phone_refused");
+    fake.pixEnabled = false;
+    expect(await refused(adapter.createPixCharge(ACCOUNT, pixReq(key()), now()))).toBe("412:refused");
+    fake.pixEnabled = true;
+    fake.failNext("400", { method: "POST", path: /^\/orders$/ });
+    expect(await refused(adapter.createPixCharge(ACCOUNT, pixReq(key()), now()))).toBe("400:invalid_request");
+    expect(fake.orders.size).toBe(0);
+    // A 5xx is still an outage (unknown), not a refusal.
+    fake.failNext("500", { method: "POST", path: /^\/orders$/ });
+    expect((await unavailable(adapter.createPixCharge(ACCOUNT, pixReq(key()), now()))).detailCode).toBe("gateway_error");
   });
 
   it("an expired Pix reads as declined", async () => {

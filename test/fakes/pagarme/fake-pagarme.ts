@@ -8,8 +8,11 @@
  *   - JSON requests and answers, snake_case; auth `Authorization: Basic base64(<secret key>:)` — only the
  *     configured key is accepted (401 `{message}` otherwise); POST /tokens?appId=<public key> takes the
  *     public key instead (what tokenizecard.js calls from the browser, CORS open);
- *   - errors as `{message, errors?: {"<field>": ["…"]}}` with Pagar.me's statuses: 400 bad request,
- *     401 bad key, 404 unknown resource, 412 business rule, 422 validation, 500 `{message}`;
+ *   - errors as `{message, errors?: {"<field>": ["…"]}, request?}` with Pagar.me's statuses
+ *     (docs.pagar.me/reference/erros-1; the SDK's CustomError): 400 bad request (a body that is not
+ *     JSON), 401 bad key, 404 unknown resource, 412 business rule (`{message}`: e.g. Pix not enabled on
+ *     the account, `pixEnabled: false`), 422 validation (`errors` by field path, and the `request` it
+ *     read echoed back), 500 `{message}`;
  *   - Idempotency-Key (docs.pagar.me/reference/idempotência): the first answer of a key is saved once the
  *     endpoint ran (validation failures are not) and replayed for the same key; `chargesFor(key)` counts
  *     the charges paid under each key;
@@ -23,7 +26,7 @@
  *   - webhooks as Pagar.me sends them, unsigned: `{id: "hook_…", account, type, created_at, data}` with
  *     `data` the charge or order; every one is recorded, and POSTed to `webhookUrl` when given;
  *   - faults for the next matching request: "500" (nothing done), "500_after" (done and saved for replay,
- *     then a 500), "hang" (done, answer held past the client's timeout).
+ *     then a 500), "hang" (done, answer held past the client's timeout), "400" (Pagar.me's bad request).
  *   - the stand-in for tokenizecard.js at /v1/tokenizecard.js (tokenizecard-stand-in.ts).
  */
 import { randomBytes } from "node:crypto";
@@ -41,9 +44,11 @@ export interface FakePagarmeOptions {
   /** Where notices are POSTed as they happen; absent: recorded only (deliver() sends one on demand). */
   webhookUrl?: string;
   hangMs?: number;
+  /** false: the account has no Pix (a Pix order is refused 412, as a business rule). Default true. */
+  pixEnabled?: boolean;
 }
 
-export type FaultKind = "500" | "500_after" | "hang";
+export type FaultKind = "500" | "500_after" | "hang" | "400";
 export type CardBehaviour = "approve" | "decline" | "insufficient_funds" | "expired_card";
 
 export interface RecordedRequest {
@@ -99,6 +104,8 @@ export class FakePagarme {
   /** Paid charges, by the Idempotency-Key of the request that made them. */
   readonly chargesByKey = new Map<string, number>();
   scriptLoads = 0;
+  /** Whether the account takes Pix (see FakePagarmeOptions.pixEnabled); a test may switch it. */
+  pixEnabled: boolean;
 
   private readonly saved = new Map<string, { status: number; body: string }>();
   private readonly behaviours = new Map<string, CardBehaviour>();
@@ -108,7 +115,9 @@ export class FakePagarme {
   private readonly inFlight = new Set<Promise<unknown>>();
   private server!: http.Server;
 
-  private constructor(private readonly opts: FakePagarmeOptions) {}
+  private constructor(private readonly opts: FakePagarmeOptions) {
+    this.pixEnabled = opts.pixEnabled ?? true;
+  }
 
   static async start(opts: FakePagarmeOptions): Promise<FakePagarme> {
     const fake = new FakePagarme(opts);
@@ -269,6 +278,11 @@ export class FakePagarme {
       }
     });
     app.use(express.json({ type: () => true, limit: "1mb" }));
+    // A body that is not JSON: Pagar.me's 400.
+    app.use(((err, _req, res, next) => {
+      if (!(err as { type?: string })?.type?.startsWith("entity.parse")) return next(err);
+      res.status(400).json({ message: "The request is invalid." });
+    }) as express.ErrorRequestHandler);
     type Handler = (body: Obj, req: Request, key: string | null) => Obj;
     const on = (method: "get" | "post" | "put" | "delete", path: string, handler: Handler) => app[method](`/core/v5${path}`, (req: Request, res: Response) => void this.run(req, res, handler));
 
@@ -305,6 +319,7 @@ export class FakePagarme {
     const fault = i < 0 ? undefined : this.faults.splice(i, 1)[0];
     const serverError = JSON.stringify({ message: "An error has occurred." });
     if (fault?.kind === "500") return send(500, serverError);
+    if (fault?.kind === "400") return send(400, JSON.stringify({ message: "The request is invalid." }));
 
     const scope = key ? `${req.method} ${record.path}\n${key}` : null;
     const prior = scope ? this.saved.get(scope) : undefined;
@@ -318,8 +333,10 @@ export class FakePagarme {
       body = JSON.stringify(handler((req.body as Obj) ?? {}, req, key));
     } catch (err) {
       if (!(err instanceof FakeError)) throw err;
-      if (!err.saved) return send(err.status, JSON.stringify(err.body));
-      [status, body] = [err.status, JSON.stringify(err.body)];
+      // A validation failure echoes the request it read (Pagar.me's `request`, the SDK's CustomError.request).
+      const errBody = err.status === 422 ? { ...err.body, request: copy((req.body as Obj) ?? {}) } : err.body;
+      if (!err.saved) return send(err.status, JSON.stringify(errBody));
+      [status, body] = [err.status, JSON.stringify(errBody)];
     }
     if (scope) this.saved.set(scope, { status, body });
     if (fault?.kind === "500_after") [status, body] = [500, serverError];
@@ -470,6 +487,8 @@ export class FakePagarme {
       if (cc.recurrency_cycle !== undefined && !["first", "subsequent"].includes(cc.recurrency_cycle)) errors["order.payments[0].credit_card.recurrency_cycle"] = ["The recurrency_cycle field must be first or subsequent."];
     }
     if (Object.keys(errors).length) throw invalid(errors);
+    // Valid, but the account cannot take it: a business rule (412).
+    if (payment.payment_method === "pix" && !this.pixEnabled) throw new FakeError(412, { message: "Pix is not enabled for this account." }, false);
     if (!customer) {
       customer = this.customerObj(b.customer);
       this.customers.set(customer.id, customer);
