@@ -210,6 +210,10 @@ function statusOf(c: ChargeView): Omit<StatusResult, "chargeId"> {
   }
 }
 
+/** A cancellation's transaction statuses (docs.pagar.me/reference/status-1): returned, or refused by the acquirer. */
+const REFUNDED = new Set(["refunded", "partial_refunded", "voided", "partial_voided"]);
+const REFUND_FAILED = new Set(["error_on_refunding", "error_on_voiding", "with_error", "failed", "not_authorized"]);
+
 const digest = (...parts: string[]) => createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 24);
 
 /** Pagar.me's words for a 4xx, as a short code of ours (the message may echo input; never a key). */
@@ -389,6 +393,10 @@ export class PagarmeAdapter implements GatewayAdapter {
       const { result } = await api.charges.cancelCharge(req.chargeId, { amount: req.amountCents, operationReference: req.idempotencyKey }, req.idempotencyKey);
       const charge = chargeView(result as Obj);
       if (charge.tx.status === "pending_refund" || charge.status === "processing") throw new GatewayUnavailable("refund_pending", 202);
+      // A 200 is the charge; its last transaction says what became of this cancellation.
+      const tx = charge.tx.status ?? "";
+      if (REFUND_FAILED.has(tx)) return { outcome: "declined", refundId: "", detailCode: "refund_failed" };
+      if (!REFUNDED.has(tx)) throw new GatewayUnavailable("refund_unconfirmed", 502);
       return { outcome: "refunded", refundId: charge.tx.id ?? charge.id, detailCode: "" };
     } catch (err) {
       if (isRefusal(err)) return { outcome: "declined", refundId: "", detailCode: refusalCode(err) === "not_found" ? "charge_not_found" : refusalCode(err) };

@@ -286,6 +286,21 @@ describe("Pagar.me adapter: refunds (DELETE /charges/{id} with an amount)", () =
     expect(await adapter.refund(ACCOUNT, { chargeId: "ch_nothere000000000", amountCents: cents(100), idempotencyKey: "x:refund:1" }, now())).toEqual({ outcome: "declined", refundId: "", detailCode: "charge_not_found" });
   });
 
+  it("a 200 whose refund transaction failed is declined (refund_failed), one still pending is unknown; only a refunded transaction is a refund", async () => {
+    const paid = await charge(await savedCard(), { amountCents: 2_000 });
+    fake.answerNextRefund("error_on_refunding");
+    expect(await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:1` }, now())).toEqual({ outcome: "declined", refundId: "", detailCode: "refund_failed" });
+    fake.answerNextRefund("with_error");
+    expect(await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:2` }, now())).toMatchObject({ outcome: "declined", detailCode: "refund_failed" });
+    fake.answerNextRefund("pending_refund");
+    expect((await unavailable(adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:3` }, now()))).detailCode).toBe("refund_pending");
+    // A transaction that is no refund at all (the charge's capture): not confirmed, unknown rather than refunded.
+    fake.answerNextRefund("captured");
+    expect((await unavailable(adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:4` }, now()))).detailCode).toBe("refund_unconfirmed");
+    expect(fake.charges.get(paid.chargeId)!.canceled_amount).toBe(0);
+    expect(await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:5` }, now())).toMatchObject({ outcome: "refunded" });
+  });
+
   it("a refund lost in a timeout happened once: the retry replays it", async () => {
     const paid = await charge(await savedCard(), { amountCents: 2_000 });
     const req = { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:1` };

@@ -108,6 +108,7 @@ export class FakePagarme {
   pixEnabled: boolean;
 
   private readonly saved = new Map<string, { status: number; body: string }>();
+  private nextRefundStatus: string | null = null;
   private readonly behaviours = new Map<string, CardBehaviour>();
   private readonly keyOfCharge = new Map<string, string | null>();
   private readonly faults: { kind: FaultKind; method?: string; path?: RegExp }[] = [];
@@ -142,6 +143,14 @@ export class FakePagarme {
 
   failNext(kind: FaultKind, match: { method?: string; path?: RegExp } = {}): void {
     this.faults.push({ kind, ...match });
+  }
+
+  /**
+   * The next refund (DELETE /charges/{id}) is answered 200 with the charge unchanged and a last transaction
+   * in `status` (Pagar.me's `error_on_refunding`, `with_error`… or `pending_refund`): nothing returned yet.
+   */
+  answerNextRefund(status: string): void {
+    this.nextRefundStatus = status;
   }
 
   /** The orders created under our key (their `code`), oldest first. */
@@ -615,6 +624,13 @@ export class FakePagarme {
     const amount = b.amount === undefined ? left : b.amount;
     if (!Number.isInteger(amount) || amount < 1) throw invalid({ "request.amount": ["The amount field is invalid."] });
     if (amount > left) throw new FakeError(412, { message: `The amount to cancel (${amount}) is greater than the amount available (${left}).` }, false);
+    if (this.nextRefundStatus) {
+      const status = this.nextRefundStatus;
+      this.nextRefundStatus = null;
+      charge.last_transaction = { ...charge.last_transaction, id: randomId("tran"), amount, status, success: false, metadata: { operation_reference: String(b.operation_reference ?? "") }, created_at: iso(), updated_at: iso() };
+      charge.updated_at = iso();
+      return copy(charge);
+    }
     charge.canceled_amount += amount;
     const total = charge.canceled_amount === charge.paid_amount;
     charge.status = total ? "canceled" : "paid";
