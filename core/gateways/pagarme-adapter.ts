@@ -16,9 +16,10 @@
 //   replaces the origin in an interceptor on every request. The SDK never retries (maxNumberOfRetries 0).
 // - A timeout, a transport error or a 5xx throws GatewayUnavailable: unknown until fetchStatus says. A Pix
 //   order Pagar.me refuses (400, 412, 422) throws GatewayRefused with our code for its reason.
-// - Pagar.me v5 does not sign its webhooks: parseWebhook takes a notice as a hint only, and re-reads
-//   the charge (or order) by id with the account's secret key; the notification is built from what
-//   Pagar.me answers, never from the posted body.
+// - Pagar.me v5 does not sign its webhooks: the notice URL carries the account's secret token
+//   (`?token=`, notice-token.ts), checked before anything else; then parseWebhook takes a notice as a
+//   hint only, and re-reads the charge (or order) by id with the account's secret key; the notification
+//   is built from what Pagar.me answers, never from the posted body.
 // - Secrets live in the client only: no key, and no provider text that might echo one, leaves this file.
 // - The SDK is imported on first use (lazy-sdk.ts): a process with no Pagar.me account never loads it.
 import { createHash } from "node:crypto";
@@ -45,6 +46,7 @@ import { ADAPTER_DEFAULTS } from "./capabilities.ts";
 import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
 import type { GatewayNotification, GatewayNotificationKind, WebhookParseResult } from "./gateway-notification.ts";
 import { lazySdk } from "./lazy-sdk.ts";
+import { NOTICE_TOKEN_FIELD, noticeTokenMatches } from "./notice-token.ts";
 
 const pagarmeSdk = lazySdk(() => import("@pagarme/pagarme-nodejs-sdk"));
 type PagarmeSdk = Awaited<ReturnType<typeof pagarmeSdk.load>>;
@@ -463,7 +465,17 @@ export class PagarmeAdapter implements GatewayAdapter {
    * the charge (or order) to re-read with the account's key. The notification comes from that read, with
    * the notice's id as the event id. A body naming nothing Pagar.me knows is `malformed` (400).
    */
-  async parseWebhook(rawBody: Buffer, _headers: Record<string, string | string[] | undefined>, _secret: string, now: Date, account: GatewayAccountRef): Promise<WebhookParseResult> {
+  async parseWebhook(
+    rawBody: Buffer,
+    _headers: Record<string, string | string[] | undefined>,
+    _secret: string,
+    now: Date,
+    account: GatewayAccountRef,
+    query?: Record<string, string | undefined>,
+  ): Promise<WebhookParseResult> {
+    // The notice URL's secret token (notice-token.ts) first: without it nothing is read at Pagar.me.
+    const { credentials } = await this.credentials(account);
+    if (!noticeTokenMatches(query?.token, credentials[NOTICE_TOKEN_FIELD])) return { ok: false, reason: "bad_token" };
     let notice: Obj;
     try {
       notice = JSON.parse(rawBody.toString("utf8"));

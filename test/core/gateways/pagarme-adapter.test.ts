@@ -14,6 +14,7 @@ import { FakePagarme, startFakePagarme } from "../../fakes/pagarme/fake-pagarme.
 const alnum = (n: number) => randomBytes(n).toString("hex");
 const SECRET_KEY = `sk_test_${alnum(16)}`;
 const PUBLIC_KEY = `pk_test_${alnum(16)}`;
+const NOTICE_TOKEN = `wht_${alnum(24)}`;
 const ACCOUNT: GatewayAccountRef = { id: "gwa_01JPAGARMETEST00000000000", tenantId: "tn_01JPAGARMETEST000000000000", provider: "pagarme", capabilities: ADAPTER_DEFAULTS.pagarme! };
 const CUSTOMER = { customerRef: "cus_01JPAGARMECUSTOMER0000000", email: "ana@example.com", name: "Ana Souza" };
 const PAYER: PagarmePayer = { name: "Ana Souza", email: "ana@example.com", doc: "39053344705", phone: "+5511987654321" };
@@ -28,7 +29,7 @@ const key = (label = "inv") => `${label}_01JTEST${String(++seq).padStart(6, "0")
 
 beforeEach(async () => {
   fake = await startFakePagarme({ secretKey: SECRET_KEY, publicKey: PUBLIC_KEY, hangMs: 1_500 });
-  credentials = { credentials: { secretKey: SECRET_KEY, publicKey: PUBLIC_KEY }, apiBaseUrl: fake.url };
+  credentials = { credentials: { secretKey: SECRET_KEY, publicKey: PUBLIC_KEY, webhookToken: NOTICE_TOKEN }, apiBaseUrl: fake.url };
   payers = new Map();
   adapter = new PagarmeAdapter(async () => credentials, { timeoutMs: 500, payerOf: async (_a, ref) => payers.get(ref) ?? null });
 });
@@ -312,7 +313,22 @@ describe("Pagar.me adapter: refunds (DELETE /charges/{id} with an amount)", () =
 });
 
 describe("Pagar.me adapter: webhooks (unsigned: each notice is re-read by id)", () => {
-  const parse = (body: unknown) => adapter.parseWebhook(Buffer.from(typeof body === "string" ? body : JSON.stringify(body)), { "content-type": "application/json" }, "", now(), ACCOUNT);
+  /** `token`: the notice URL's ?token= (null: none). */
+  const parse = (body: unknown, token: string | null = NOTICE_TOKEN) =>
+    adapter.parseWebhook(Buffer.from(typeof body === "string" ? body : JSON.stringify(body)), { "content-type": "application/json" }, "", now(), ACCOUNT, token === null ? {} : { token });
+
+  it("a notice without the URL's secret token (or with another) is refused before anything is read; an account without one refuses all", async () => {
+    const pix = await adapter.createPixCharge(ACCOUNT, pixReq(key()), now());
+    fake.payPix(pix.chargeId);
+    const paid = fake.lastEvent("charge.paid", pix.chargeId)!;
+    const reads = fake.requests.filter((r) => r.method === "GET").length;
+    for (const token of [null, "", `${NOTICE_TOKEN}x`, NOTICE_TOKEN.slice(0, -1), `wht_${alnum(24)}`]) expect(await parse(paid, token)).toEqual({ ok: false, reason: "bad_token" });
+    expect(fake.requests.filter((r) => r.method === "GET").length).toBe(reads);
+    expect(await parse(paid)).toMatchObject({ ok: true, notification: { kind: "pix_paid" } });
+    credentials = { ...credentials, credentials: { secretKey: SECRET_KEY, publicKey: PUBLIC_KEY } };
+    expect(await parse(paid, "")).toEqual({ ok: false, reason: "bad_token" });
+    expect(await parse(paid)).toEqual({ ok: false, reason: "bad_token" });
+  });
 
   it("a genuine notice is normalized from the charge Pagar.me returns: Pix paid, card paid or failed, refund", async () => {
     const k = key();
