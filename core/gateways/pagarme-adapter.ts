@@ -272,6 +272,8 @@ interface Api {
   /** The SDK's HTTP layer, for the two POSTs whose SDK models do not fit (see the top of the file). */
   post(path: string, body: Obj, idempotencyKey: string): Promise<Obj>;
   put(path: string, body: Obj, idempotencyKey: string): Promise<Obj>;
+  /** A raw read: the SDK's transaction models drop the field a refund's operation_reference may come in. */
+  get(path: string): Promise<Obj>;
 }
 
 export class PagarmeAdapter implements GatewayAdapter {
@@ -502,10 +504,39 @@ export class PagarmeAdapter implements GatewayAdapter {
       throw unavailable(err);
     }
     if (!charge) return { ok: true, notification: ignoredNotice(eventId, type, now) };
+    if (REFUND_NOTICES.has(type)) {
+      // Which refund: the transaction the notice names, as Pagar.me lists it for that charge (a late notice of
+      // an earlier partial refund is not about the charge's last transaction; the body's own claims are not read).
+      const named = str((data.last_transaction as Obj | undefined)?.id);
+      let tx: RefundTx | null = null;
+      try {
+        tx = named && ID.test(named) ? await this.refundTransaction(api, charge.id, named) : null;
+      } catch (err) {
+        if (!isRefusal(err)) throw unavailable(err);
+      }
+      return { ok: true, notification: tx ? refundNotice(eventId, type, charge, tx, now) : ignoredNotice(eventId, type, now) };
+    }
     return { ok: true, notification: notificationOf(eventId, type, charge, now) };
   }
 
   // --- clients and lookups ---
+
+  /** A refund transaction of the charge, by id, from Pagar.me's list of its transactions (GET /charges/{id}/transactions). */
+  private async refundTransaction(api: Api, chargeId: string, txId: string): Promise<RefundTx | null> {
+    for (let page = 1; page <= 10; page++) {
+      const listed = await api.get(`/charges/${encodeURIComponent(chargeId)}/transactions?page=${page}&size=100`);
+      const rows = Array.isArray(listed.data) ? (listed.data as Obj[]) : [];
+      const found = rows.find((t) => t?.id === txId);
+      if (found) {
+        const metadata = (found.metadata ?? {}) as Obj;
+        const ref = str(found.operation_reference) ?? str(metadata.operation_reference);
+        if (!REFUNDED.has(String(found.status ?? "")) || typeof found.amount !== "number") return null;
+        return { id: txId, amount: found.amount, operationReference: ref };
+      }
+      if (rows.length < 100) return null;
+    }
+    return null;
+  }
 
   /** One client per key and base URL, kept (credentials are read per call: a rotated key gets a new client). */
   private async client(account: GatewayAccountRef): Promise<Api> {
@@ -538,10 +569,10 @@ export class PagarmeAdapter implements GatewayAdapter {
       return rb;
     };
     const client = { getRequestBuilderFactory: () => builder };
-    const send = async (method: "POST" | "PUT", path: string, body: Obj, idempotencyKey: string): Promise<Obj> => {
+    const send = async (method: "POST" | "PUT" | "GET", path: string, body: Obj | null, idempotencyKey: string | null): Promise<Obj> => {
       const rb = builder(method, path);
-      rb.header("idempotency-key", idempotencyKey);
-      rb.json(body);
+      if (idempotencyKey) rb.header("idempotency-key", idempotencyKey);
+      if (body) rb.json(body);
       const res = await rb.callAsText();
       try {
         return JSON.parse(res.result) as Obj;
@@ -555,6 +586,7 @@ export class PagarmeAdapter implements GatewayAdapter {
       charges: new ChargesController(client),
       post: (path, body, key) => send("POST", path, body, key),
       put: (path, body, key) => send("PUT", path, body, key),
+      get: (path) => send("GET", path, null, null),
     };
   }
 
@@ -593,6 +625,33 @@ function customerBody(payer: PagarmePayer, code: string | null): Obj {
   return body;
 }
 
+const REFUND_NOTICES = new Set(["charge.refunded", "charge.partial_canceled", "charge.partial_refunded"]);
+
+/** A refund as Pagar.me lists it among its charge's transactions. */
+interface RefundTx {
+  id: string;
+  amount: number;
+  /** Our refund key, sent as operation_reference with the DELETE. */
+  operationReference: string | null;
+}
+
+/** A refund notice: the refund found by our key (operation_reference) or by Pagar.me's transaction id, with its own amount. */
+function refundNotice(eventId: string, type: string, c: ChargeView, tx: RefundTx, now: Date): GatewayNotification {
+  return {
+    eventId,
+    providerType: type,
+    kind: "refund_succeeded",
+    chargeId: c.id,
+    objectId: tx.id,
+    idempotencyKey: tx.operationReference,
+    reference: c.metadata.reference ?? null,
+    amountCents: tx.amount,
+    detailCode: "",
+    occurredAt: now,
+    livemode: true,
+  };
+}
+
 function ignoredNotice(eventId: string, type: string, now: Date): GatewayNotification {
   return { eventId, providerType: type, kind: "ignored", chargeId: "", objectId: "", idempotencyKey: null, reference: null, amountCents: null, detailCode: "", occurredAt: now, livemode: true };
 }
@@ -613,13 +672,8 @@ function notificationOf(eventId: string, type: string, c: ChargeView, now: Date)
   let kind: GatewayNotificationKind = "ignored";
   let amountCents: number | null = c.amount;
   let detailCode = "";
-  if (type === "charge.refunded" || type === "charge.partial_canceled" || type === "charge.partial_refunded") {
-    // The refund itself was answered synchronously (DELETE /charges); a refund still pending is settled here.
-    if (c.canceledAmount && c.canceledAmount > 0) {
-      kind = "refund_succeeded";
-      amountCents = c.canceledAmount;
-    }
-  } else if (type === "charge.chargedback") {
+  // Refund notices: refundNotice (the refund transaction they name).
+  if (type === "charge.chargedback") {
     if (c.status === "chargedback") kind = "dispute_opened";
   } else if (s.outcome === "approved" && c.status !== "chargedback") {
     kind = c.paymentMethod === "pix" ? "pix_paid" : "charge_succeeded";
@@ -628,7 +682,5 @@ function notificationOf(eventId: string, type: string, c: ChargeView, now: Date)
     kind = "charge_failed";
     detailCode = s.detailCode;
   }
-  // A refund notice names the charge: the refund is found by the id Pagar.me gave its transaction.
-  if (kind === "refund_succeeded") return { ...base, kind, amountCents, detailCode, idempotencyKey: null, objectId: c.tx.id ?? "" };
   return { ...base, kind, amountCents, detailCode };
 }

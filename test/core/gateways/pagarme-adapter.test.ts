@@ -350,8 +350,25 @@ describe("Pagar.me adapter: webhooks (unsigned: each notice is re-read by id)", 
     expect(await parse(fake.lastEvent("charge.payment_failed", failed.chargeId)!)).toMatchObject({ ok: true, notification: { kind: "charge_failed", detailCode: "insufficient_funds" } });
 
     const refund = await adapter.refund(ACCOUNT, { chargeId: card.chargeId, amountCents: cents(3000), idempotencyKey: `${card.chargeId}:refund:1` }, now());
-    expect(await parse(fake.lastEvent("charge.refunded", card.chargeId)!)).toMatchObject({ ok: true, notification: { kind: "refund_succeeded", chargeId: card.chargeId, objectId: refund.refundId, amountCents: 3000, idempotencyKey: null } });
+    expect(await parse(fake.lastEvent("charge.refunded", card.chargeId)!)).toMatchObject({ ok: true, notification: { kind: "refund_succeeded", chargeId: card.chargeId, objectId: refund.refundId, amountCents: 3000, idempotencyKey: `${card.chargeId}:refund:1` } });
     expect(await parse(fake.notice("customer.created", { id: "cus_abcdef1234567890" }))).toMatchObject({ ok: true, notification: { kind: "ignored" } });
+  });
+
+  it("a late notice of an earlier partial refund is that refund (its transaction, amount and our key), not the charge's last one; a notice naming no refund is ignored", async () => {
+    const paid = await charge(await savedCard(), { amountCents: 10_000 });
+    const r1 = await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(3_000), idempotencyKey: `${paid.chargeId}:refund:1` }, now());
+    const first = fake.lastEvent("charge.partial_canceled", paid.chargeId)!;
+    const r2 = await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(2_000), idempotencyKey: `${paid.chargeId}:refund:2` }, now());
+    const second = fake.lastEvent("charge.partial_canceled", paid.chargeId)!;
+    expect(second.id).not.toBe(first.id);
+    // The first refund's notice arrives after the second refund.
+    expect(await parse(first)).toMatchObject({ ok: true, notification: { kind: "refund_succeeded", chargeId: paid.chargeId, objectId: r1.refundId, amountCents: 3_000, idempotencyKey: `${paid.chargeId}:refund:1` } });
+    expect(await parse(second)).toMatchObject({ ok: true, notification: { kind: "refund_succeeded", objectId: r2.refundId, amountCents: 2_000, idempotencyKey: `${paid.chargeId}:refund:2` } });
+    // Forged: a refund notice naming the capture, a transaction Pagar.me does not list for that charge, or none.
+    const capture = fake.lastEvent("charge.paid", paid.chargeId)!.data.last_transaction.id as string;
+    for (const last_transaction of [{ id: capture, status: "refunded", amount: 10_000 }, { id: "tran_notatpagarme0000", status: "refunded" }, undefined]) {
+      expect(await parse(fake.notice("charge.partial_canceled", { ...second.data, last_transaction }))).toMatchObject({ ok: true, notification: { kind: "ignored" } });
+    }
   });
 
   it("a forged body claiming paid for an unpaid Pix is read back as it is (pending: ignored); an unknown id or garbage is refused", async () => {

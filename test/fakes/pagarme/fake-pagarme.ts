@@ -18,7 +18,8 @@
  *     the charges paid under each key;
  *   - customers (create, list by code, update), cards (create from a token, get), tokens, orders (create
  *     closed with one credit_card or pix payment; get; list by code), charges (get; DELETE with amount =
- *     cancel / refund, partial or total, partials adding up);
+ *     cancel / refund, partial or total, partials adding up, each a transaction whose metadata holds the
+ *     operation_reference; GET /charges/{id}/transactions lists them all);
  *   - card outcomes by test number (docs.pagar.me/docs/simulador-de-cartão-de-crédito: 4000000000000010
  *     approved, 4000000000000028 declined) plus `setCardBehaviour` for a saved card that starts failing;
  *   - Pix: last_transaction {qr_code (a BR Code), qr_code_url, expires_at}; `payPix()`/`expirePix()` stand
@@ -111,6 +112,8 @@ export class FakePagarme {
   private nextRefundStatus: string | null = null;
   private readonly behaviours = new Map<string, CardBehaviour>();
   private readonly keyOfCharge = new Map<string, string | null>();
+  /** Every transaction of each charge, oldest first (GET /charges/{id}/transactions); `last_transaction` is the newest. */
+  private readonly transactionsOf = new Map<string, Obj[]>();
   private readonly faults: { kind: FaultKind; method?: string; path?: RegExp }[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -305,6 +308,10 @@ export class FakePagarme {
     on("get", "/orders", (_b, req) => this.list([...this.orders.values()], req, (o) => !req.query.code || o.code === req.query.code));
     on("get", "/orders/:id", (_b, req) => copy(this.get(this.orders, String(req.params.id), "Order")));
     on("get", "/charges/:id", (_b, req) => copy(this.get(this.charges, String(req.params.id), "Charge")));
+    on("get", "/charges/:id/transactions", (_b, req) => {
+      const charge = this.get(this.charges, String(req.params.id), "Charge");
+      return this.list(this.transactionsOf.get(charge.id) ?? [], req, () => true);
+    });
     on("delete", "/charges/:id", (b, req) => this.cancelCharge(String(req.params.id), b));
 
     app.post("/_test/pix/:id/pay", (req, res) => void res.json(this.payPix(String(req.params.id))));
@@ -540,7 +547,7 @@ export class FakePagarme {
       const [code, message] = RETURN_CODE[behaviour];
       const ok = behaviour === "approve";
       charge.recurrency_cycle = cc.recurrency_cycle ?? null;
-      charge.last_transaction = {
+      this.setTx(charge, {
         id: randomId("tran"),
         transaction_type: "credit_card",
         gateway_id: randomId("", 12).slice(1),
@@ -558,7 +565,7 @@ export class FakePagarme {
         gateway_response: { code: "200", errors: [] },
         antifraud_response: {},
         metadata: {},
-      };
+      });
       charge.status = ok ? "paid" : "failed";
       if (ok) {
         charge.paid_amount = amount;
@@ -570,7 +577,7 @@ export class FakePagarme {
       const p = payment.pix as Obj;
       const expiresAt = p.expires_at ? new Date(p.expires_at) : new Date(Date.now() + p.expires_in * 1000);
       const tran = randomId("tran");
-      charge.last_transaction = {
+      this.setTx(charge, {
         id: tran,
         transaction_type: "pix",
         gateway_id: randomId("", 12).slice(1),
@@ -585,7 +592,7 @@ export class FakePagarme {
         gateway_response: { code: "200", errors: [] },
         antifraud_response: {},
         metadata: {},
-      };
+      });
     }
     this.charges.set(charge.id, charge);
     this.orders.set(order.id, order);
@@ -599,6 +606,12 @@ export class FakePagarme {
       this.emit("order.payment_failed", order);
     } else this.emit("charge.pending", charge);
     return copy(this.orders.get(order.id)!);
+  }
+
+  /** A charge's new transaction: its last_transaction, and one more in its list. */
+  private setTx(charge: Obj, tx: Obj): void {
+    charge.last_transaction = tx;
+    this.transactionsOf.set(charge.id, [...(this.transactionsOf.get(charge.id) ?? []), tx]);
   }
 
   /** The order carries copies of its charges; a charge names its order. */
@@ -627,7 +640,7 @@ export class FakePagarme {
     if (this.nextRefundStatus) {
       const status = this.nextRefundStatus;
       this.nextRefundStatus = null;
-      charge.last_transaction = { ...charge.last_transaction, id: randomId("tran"), amount, status, success: false, metadata: { operation_reference: String(b.operation_reference ?? "") }, created_at: iso(), updated_at: iso() };
+      this.setTx(charge, { ...charge.last_transaction, id: randomId("tran"), amount, status, success: false, metadata: { operation_reference: String(b.operation_reference ?? "") }, created_at: iso(), updated_at: iso() });
       charge.updated_at = iso();
       return copy(charge);
     }
@@ -636,7 +649,7 @@ export class FakePagarme {
     charge.status = total ? "canceled" : "paid";
     if (total) charge.canceled_at = iso();
     charge.updated_at = iso();
-    charge.last_transaction = {
+    this.setTx(charge, {
       ...charge.last_transaction,
       id: randomId("tran"),
       amount,
@@ -645,7 +658,7 @@ export class FakePagarme {
       metadata: { operation_reference: String(b.operation_reference ?? "") },
       created_at: iso(),
       updated_at: iso(),
-    };
+    });
     const order = this.orders.get(charge.order.id)!;
     if (total) order.status = "canceled";
     this.syncOrder(order);
