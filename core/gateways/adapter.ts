@@ -158,6 +158,18 @@ export class GatewayUnavailable extends Error {
 }
 
 /**
+ * The provider's definitive no to the request itself (a 4xx such as a Pix payer without the document or
+ * phone it needs): nothing was made, and the same request would be refused again, so it is no outage.
+ * `detailCode` is our code for the provider's reason (never its text, which may echo input).
+ */
+export class GatewayRefused extends Error {
+  constructor(readonly detailCode: string, readonly httpStatus = 422) {
+    super(`gateway refused: ${detailCode}`);
+    this.name = "GatewayRefused";
+  }
+}
+
+/**
  * An account's credentials cannot be read: none stored, or encrypted under a key this process does not
  * hold. A kind of GatewayUnavailable, so a call that hits it is logged and settled like any unreachable
  * gateway (detail code credentials_unavailable), never a 500. The message names the key id, never a secret.

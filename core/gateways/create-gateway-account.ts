@@ -8,6 +8,7 @@ import { newId } from "../shared/ids.ts";
 import { capabilitiesSchema, GATEWAY_PROVIDERS } from "./capabilities.ts";
 import { credentialHints, parseApiBaseUrl, parseCredentials } from "./credential-rules.ts";
 import { insertGatewayAccount } from "./insert-gateway-account.ts";
+import { takesNoticeToken, withNoticeToken } from "./notice-token.ts";
 import { verifyGatewayCredentials } from "./verify-gateway-credentials.ts";
 
 export { resolveGatewayAccount } from "./resolve-gateway-account.ts";
@@ -43,8 +44,10 @@ export async function createGatewayAccount(runtime: GatewayAccountRuntime, input
   }
   const parsed = capabilitiesSchema.partial().safeParse(overrides);
   if (!parsed.success) throw new AppError("invalid_argument", { error: "capabilities do not match the capability record" });
-  const credentials = input.credentials === undefined || input.credentials === null ? {} : parseCredentials(input.credentials);
-  if (!sandbox && !Object.keys(credentials).length) throw new AppError("invalid_argument", { error: `credentials: a ${provider} account needs its credentials` });
+  const given = input.credentials === undefined || input.credentials === null ? {} : parseCredentials(input.credentials);
+  if (!sandbox && !Object.keys(given).length) throw new AppError("invalid_argument", { error: `credentials: a ${provider} account needs its credentials` });
+  // A provider that signs nothing gets the secret token of its notice URL (notice-token.ts).
+  const credentials = takesNoticeToken(adapter) ? withNoticeToken(given) : given;
   const apiBaseUrl = parseApiBaseUrl(input.apiBaseUrl, runtime.config.allowGatewayBaseUrlOverride === true);
 
   const tenant = await prisma.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true } });

@@ -13,7 +13,8 @@ import type {
   StatusResult,
   TokenizeResult,
 } from "./adapter.ts";
-import { GatewayUnavailable } from "./adapter.ts";
+import { AppError } from "../shared/errors.ts";
+import { GatewayRefused, GatewayUnavailable } from "./adapter.ts";
 import { logGatewayEvent, type GatewayEventInput } from "./log-gateway-event.ts";
 
 export interface GatewayCallContext {
@@ -104,13 +105,27 @@ export async function chargeCard(ctx: GatewayCallContext, req: ChargeRequest): P
   }
 }
 
-/** Pix creation is idempotent by key, so an error is simply retried by the next pass. */
+/** What the payer and the API caller read when the gateway refuses a Pix, by our code for its reason. */
+const PIX_REFUSED: Record<string, string> = {
+  payer_document_refused: "o gateway de pagamento não aceitou o CPF/CNPJ do pagador para gerar o Pix",
+  payer_phone_refused: "o gateway de pagamento exige um celular brasileiro do pagador para gerar o Pix",
+  payer_contact_refused: "o gateway de pagamento não aceitou o nome ou o e-mail do pagador para gerar o Pix",
+};
+
+/**
+ * Pix creation is idempotent by key, so an error is simply retried by the next pass. A refusal (the gateway's
+ * definitive no: GatewayRefused) is written as declined and answered as a 422 pix_refused with its reason.
+ */
 export async function createPixCharge(ctx: GatewayCallContext, req: PixRequest): Promise<PixResult> {
   try {
     const result = await ctx.adapter.createPixCharge(ctx.account, req, ctx.now);
     await record(ctx, { ...logBase(ctx, req.reference), kind: "create_pix", outcome: "pending", gatewayId: result.chargeId, amountCents: req.amountCents });
     return result;
   } catch (err) {
+    if (err instanceof GatewayRefused) {
+      await record(ctx, { ...logBase(ctx, req.reference), kind: "create_pix", outcome: "declined", detailCode: err.detailCode, httpStatus: err.httpStatus, amountCents: req.amountCents });
+      throw new AppError("pix_refused", PIX_REFUSED[err.detailCode] ? { error: PIX_REFUSED[err.detailCode] } : {});
+    }
     const { detailCode, httpStatus } = unavailableCode(err);
     await record(ctx, { ...logBase(ctx, req.reference), kind: "create_pix", outcome: "error", detailCode, httpStatus, amountCents: req.amountCents });
     throw err;

@@ -36,7 +36,10 @@ export interface GatewayNotification {
   livemode: boolean;
 }
 
-/** Why a notice was refused: all of them are answered 400 and change nothing. */
-export type WebhookRefusal = "missing_signature" | "bad_signature" | "stale" | "malformed";
+/**
+ * Why a notice was refused: all of them are answered 400 and change nothing. bad_token: the notice URL's
+ * secret token (providers that sign nothing, notice-token.ts) is missing or wrong.
+ */
+export type WebhookRefusal = "missing_signature" | "bad_signature" | "bad_token" | "stale" | "malformed";
 
 export type WebhookParseResult = { ok: true; notification: GatewayNotification } | { ok: false; reason: WebhookRefusal };

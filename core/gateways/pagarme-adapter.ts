@@ -14,10 +14,12 @@
 //   and the SDK refuses to send them without.
 // - The SDK's base URL is fixed (https://api.pagar.me/core/v5): an account's apiBaseUrl (tests, proxies)
 //   replaces the origin in an interceptor on every request. The SDK never retries (maxNumberOfRetries 0).
-// - A timeout, a transport error or a 5xx throws GatewayUnavailable: unknown until fetchStatus says.
-// - Pagar.me v5 does not sign its webhooks: parseWebhook takes a notice as a hint only, and re-reads
-//   the charge (or order) by id with the account's secret key; the notification is built from what
-//   Pagar.me answers, never from the posted body.
+// - A timeout, a transport error or a 5xx throws GatewayUnavailable: unknown until fetchStatus says. A Pix
+//   order Pagar.me refuses (400, 412, 422) throws GatewayRefused with our code for its reason.
+// - Pagar.me v5 does not sign its webhooks: the notice URL carries the account's secret token
+//   (`?token=`, notice-token.ts), checked before anything else; then parseWebhook takes a notice as a
+//   hint only, and re-reads the charge (or order) by id with the account's secret key; the notification
+//   is built from what Pagar.me answers, never from the posted body.
 // - Secrets live in the client only: no key, and no provider text that might echo one, leaves this file.
 // - The SDK is imported on first use (lazy-sdk.ts): a process with no Pagar.me account never loads it.
 import { createHash } from "node:crypto";
@@ -39,11 +41,12 @@ import type {
   StatusResult,
   TokenizeResult,
 } from "./adapter.ts";
-import { CredentialsUnavailable, GatewayUnavailable } from "./adapter.ts";
+import { CredentialsUnavailable, GatewayRefused, GatewayUnavailable } from "./adapter.ts";
 import { ADAPTER_DEFAULTS } from "./capabilities.ts";
 import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
 import type { GatewayNotification, GatewayNotificationKind, WebhookParseResult } from "./gateway-notification.ts";
 import { lazySdk } from "./lazy-sdk.ts";
+import { NOTICE_TOKEN_FIELD, noticeTokenMatches } from "./notice-token.ts";
 
 const pagarmeSdk = lazySdk(() => import("@pagarme/pagarme-nodejs-sdk"));
 type PagarmeSdk = Awaited<ReturnType<typeof pagarmeSdk.load>>;
@@ -209,6 +212,10 @@ function statusOf(c: ChargeView): Omit<StatusResult, "chargeId"> {
   }
 }
 
+/** A cancellation's transaction statuses (docs.pagar.me/reference/status-1): returned, or refused by the acquirer. */
+const REFUNDED = new Set(["refunded", "partial_refunded", "voided", "partial_voided"]);
+const REFUND_FAILED = new Set(["error_on_refunding", "error_on_voiding", "with_error", "failed", "not_authorized"]);
+
 const digest = (...parts: string[]) => createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 24);
 
 /** Pagar.me's words for a 4xx, as a short code of ours (the message may echo input; never a key). */
@@ -225,6 +232,19 @@ function refusalCode(err: ApiError): string {
   if (/card/.test(text)) return "invalid_card";
   if (err.statusCode === 412) return "refused";
   return "invalid_request";
+}
+
+/**
+ * Why Pagar.me refused a Pix order, in our words: from the field paths its 422 names (`errors` keys such as
+ * "order.customer.document"), never their messages or the `request` it echoes (they hold the payer's data).
+ */
+function pixRefusalCode(err: ApiError): string {
+  const errors = ((err.result ?? {}) as Obj).errors;
+  const fields = (errors && typeof errors === "object" ? Object.keys(errors) : []).join(" ").toLowerCase();
+  if (/customer\.document/.test(fields)) return "payer_document_refused";
+  if (/customer\.phones/.test(fields)) return "payer_phone_refused";
+  if (/customer\.(name|email)/.test(fields)) return "payer_contact_refused";
+  return refusalCode(err);
 }
 
 /** Anything but an answer about the payment itself: the outcome is unknown (our codes only, never Pagar.me's text). */
@@ -252,6 +272,8 @@ interface Api {
   /** The SDK's HTTP layer, for the two POSTs whose SDK models do not fit (see the top of the file). */
   post(path: string, body: Obj, idempotencyKey: string): Promise<Obj>;
   put(path: string, body: Obj, idempotencyKey: string): Promise<Obj>;
+  /** A raw read: the SDK's transaction models drop the field a refund's operation_reference may come in. */
+  get(path: string): Promise<Obj>;
 }
 
 export class PagarmeAdapter implements GatewayAdapter {
@@ -356,6 +378,8 @@ export class PagarmeAdapter implements GatewayAdapter {
         ),
       );
     } catch (err) {
+      // 400, 412, 422: Pagar.me's verdict on this Pix (a payer it does not take, Pix off on the account): refused again if asked again.
+      if (isApiError(err) && [400, 412, 422].includes(err.statusCode)) throw new GatewayRefused(pixRefusalCode(err), err.statusCode);
       throw unavailable(err);
     }
     const charge = order.charges[0];
@@ -373,6 +397,10 @@ export class PagarmeAdapter implements GatewayAdapter {
       const { result } = await api.charges.cancelCharge(req.chargeId, { amount: req.amountCents, operationReference: req.idempotencyKey }, req.idempotencyKey);
       const charge = chargeView(result as Obj);
       if (charge.tx.status === "pending_refund" || charge.status === "processing") throw new GatewayUnavailable("refund_pending", 202);
+      // A 200 is the charge; its last transaction says what became of this cancellation.
+      const tx = charge.tx.status ?? "";
+      if (REFUND_FAILED.has(tx)) return { outcome: "declined", refundId: "", detailCode: "refund_failed" };
+      if (!REFUNDED.has(tx)) throw new GatewayUnavailable("refund_unconfirmed", 502);
       return { outcome: "refunded", refundId: charge.tx.id ?? charge.id, detailCode: "" };
     } catch (err) {
       if (isRefusal(err)) return { outcome: "declined", refundId: "", detailCode: refusalCode(err) === "not_found" ? "charge_not_found" : refusalCode(err) };
@@ -439,7 +467,17 @@ export class PagarmeAdapter implements GatewayAdapter {
    * the charge (or order) to re-read with the account's key. The notification comes from that read, with
    * the notice's id as the event id. A body naming nothing Pagar.me knows is `malformed` (400).
    */
-  async parseWebhook(rawBody: Buffer, _headers: Record<string, string | string[] | undefined>, _secret: string, now: Date, account: GatewayAccountRef): Promise<WebhookParseResult> {
+  async parseWebhook(
+    rawBody: Buffer,
+    _headers: Record<string, string | string[] | undefined>,
+    _secret: string,
+    now: Date,
+    account: GatewayAccountRef,
+    query?: Record<string, string | undefined>,
+  ): Promise<WebhookParseResult> {
+    // The notice URL's secret token (notice-token.ts) first: without it nothing is read at Pagar.me.
+    const { credentials } = await this.credentials(account);
+    if (!noticeTokenMatches(query?.token, credentials[NOTICE_TOKEN_FIELD])) return { ok: false, reason: "bad_token" };
     let notice: Obj;
     try {
       notice = JSON.parse(rawBody.toString("utf8"));
@@ -466,10 +504,39 @@ export class PagarmeAdapter implements GatewayAdapter {
       throw unavailable(err);
     }
     if (!charge) return { ok: true, notification: ignoredNotice(eventId, type, now) };
+    if (REFUND_NOTICES.has(type)) {
+      // Which refund: the transaction the notice names, as Pagar.me lists it for that charge (a late notice of
+      // an earlier partial refund is not about the charge's last transaction; the body's own claims are not read).
+      const named = str((data.last_transaction as Obj | undefined)?.id);
+      let tx: RefundTx | null = null;
+      try {
+        tx = named && ID.test(named) ? await this.refundTransaction(api, charge.id, named) : null;
+      } catch (err) {
+        if (!isRefusal(err)) throw unavailable(err);
+      }
+      return { ok: true, notification: tx ? refundNotice(eventId, type, charge, tx, now) : ignoredNotice(eventId, type, now) };
+    }
     return { ok: true, notification: notificationOf(eventId, type, charge, now) };
   }
 
   // --- clients and lookups ---
+
+  /** A refund transaction of the charge, by id, from Pagar.me's list of its transactions (GET /charges/{id}/transactions). */
+  private async refundTransaction(api: Api, chargeId: string, txId: string): Promise<RefundTx | null> {
+    for (let page = 1; page <= 10; page++) {
+      const listed = await api.get(`/charges/${encodeURIComponent(chargeId)}/transactions?page=${page}&size=100`);
+      const rows = Array.isArray(listed.data) ? (listed.data as Obj[]) : [];
+      const found = rows.find((t) => t?.id === txId);
+      if (found) {
+        const metadata = (found.metadata ?? {}) as Obj;
+        const ref = str(found.operation_reference) ?? str(metadata.operation_reference);
+        if (!REFUNDED.has(String(found.status ?? "")) || typeof found.amount !== "number") return null;
+        return { id: txId, amount: found.amount, operationReference: ref };
+      }
+      if (rows.length < 100) return null;
+    }
+    return null;
+  }
 
   /** One client per key and base URL, kept (credentials are read per call: a rotated key gets a new client). */
   private async client(account: GatewayAccountRef): Promise<Api> {
@@ -502,10 +569,10 @@ export class PagarmeAdapter implements GatewayAdapter {
       return rb;
     };
     const client = { getRequestBuilderFactory: () => builder };
-    const send = async (method: "POST" | "PUT", path: string, body: Obj, idempotencyKey: string): Promise<Obj> => {
+    const send = async (method: "POST" | "PUT" | "GET", path: string, body: Obj | null, idempotencyKey: string | null): Promise<Obj> => {
       const rb = builder(method, path);
-      rb.header("idempotency-key", idempotencyKey);
-      rb.json(body);
+      if (idempotencyKey) rb.header("idempotency-key", idempotencyKey);
+      if (body) rb.json(body);
       const res = await rb.callAsText();
       try {
         return JSON.parse(res.result) as Obj;
@@ -519,6 +586,7 @@ export class PagarmeAdapter implements GatewayAdapter {
       charges: new ChargesController(client),
       post: (path, body, key) => send("POST", path, body, key),
       put: (path, body, key) => send("PUT", path, body, key),
+      get: (path) => send("GET", path, null, null),
     };
   }
 
@@ -557,6 +625,33 @@ function customerBody(payer: PagarmePayer, code: string | null): Obj {
   return body;
 }
 
+const REFUND_NOTICES = new Set(["charge.refunded", "charge.partial_canceled", "charge.partial_refunded"]);
+
+/** A refund as Pagar.me lists it among its charge's transactions. */
+interface RefundTx {
+  id: string;
+  amount: number;
+  /** Our refund key, sent as operation_reference with the DELETE. */
+  operationReference: string | null;
+}
+
+/** A refund notice: the refund found by our key (operation_reference) or by Pagar.me's transaction id, with its own amount. */
+function refundNotice(eventId: string, type: string, c: ChargeView, tx: RefundTx, now: Date): GatewayNotification {
+  return {
+    eventId,
+    providerType: type,
+    kind: "refund_succeeded",
+    chargeId: c.id,
+    objectId: tx.id,
+    idempotencyKey: tx.operationReference,
+    reference: c.metadata.reference ?? null,
+    amountCents: tx.amount,
+    detailCode: "",
+    occurredAt: now,
+    livemode: true,
+  };
+}
+
 function ignoredNotice(eventId: string, type: string, now: Date): GatewayNotification {
   return { eventId, providerType: type, kind: "ignored", chargeId: "", objectId: "", idempotencyKey: null, reference: null, amountCents: null, detailCode: "", occurredAt: now, livemode: true };
 }
@@ -577,13 +672,8 @@ function notificationOf(eventId: string, type: string, c: ChargeView, now: Date)
   let kind: GatewayNotificationKind = "ignored";
   let amountCents: number | null = c.amount;
   let detailCode = "";
-  if (type === "charge.refunded" || type === "charge.partial_canceled" || type === "charge.partial_refunded") {
-    // The refund itself was answered synchronously (DELETE /charges); a refund still pending is settled here.
-    if (c.canceledAmount && c.canceledAmount > 0) {
-      kind = "refund_succeeded";
-      amountCents = c.canceledAmount;
-    }
-  } else if (type === "charge.chargedback") {
+  // Refund notices: refundNotice (the refund transaction they name).
+  if (type === "charge.chargedback") {
     if (c.status === "chargedback") kind = "dispute_opened";
   } else if (s.outcome === "approved" && c.status !== "chargedback") {
     kind = c.paymentMethod === "pix" ? "pix_paid" : "charge_succeeded";
@@ -592,7 +682,5 @@ function notificationOf(eventId: string, type: string, c: ChargeView, now: Date)
     kind = "charge_failed";
     detailCode = s.detailCode;
   }
-  // A refund notice names the charge: the refund is found by the id Pagar.me gave its transaction.
-  if (kind === "refund_succeeded") return { ...base, kind, amountCents, detailCode, idempotencyKey: null, objectId: c.tx.id ?? "" };
   return { ...base, kind, amountCents, detailCode };
 }

@@ -86,6 +86,8 @@ export const ERROR_CATALOG = {
     status: 422,
     error: "este reembolso atinge uma fatura que pagou um período ainda não iniciado; reenvie com confirm_runway: true",
   },
+  /** The payment gateway refused to make the Pix (its definitive no, e.g. a payer it does not take); the message says why. */
+  pix_refused: { status: 422, error: "o gateway de pagamento recusou o Pix", code: "pix_refused" },
   /** GET /v1/orders/{id}/payment-link on an order with no pending Pix. */
   no_pending_order_pix: { status: 409, error: "pedido sem Pix pendente para reabrir", code: "conflict" },
   /** createGatewayAccount / updateGatewayAccountCredentials: the provider's live check refused the credentials (its reason, never the secret). */

@@ -27,6 +27,12 @@ export function browserCardFields(bc: BrowserCard, error: { field: string; error
 </fieldset>`;
 }
 
+/** Attribute names come from the tokenizer's code (data-…), never from input; values are escaped. */
+const ATTRIBUTE_NAME = /^data-[a-z0-9-]+$/;
+
 export function browserCardScripts(bc: BrowserCard): SafeHtml {
-  return html`<script src="${bc.scriptUrl}"></script><script nonce="${bc.nonce}">${new SafeHtml(bc.script)}</script>`;
+  const attrs = Object.entries(bc.scriptAttributes ?? {})
+    .filter(([name]) => ATTRIBUTE_NAME.test(name))
+    .map(([name, value]) => html` ${new SafeHtml(name)}="${value}"`);
+  return html`<script src="${bc.scriptUrl}"${attrs}></script><script nonce="${bc.nonce}">${new SafeHtml(bc.script)}</script>`;
 }

@@ -13,6 +13,8 @@ export interface BrowserCard {
   /** The provider's public key (Stripe pk_…): public by nature (it ships to every browser); stored with the credentials. */
   publicKey: string;
   scriptUrl: string;
+  /** Attributes on the library's <script src> tag, there when it loads (BrowserTokenizer.scriptAttributes). */
+  scriptAttributes: Record<string, string>;
   /** Per response: only the page's one inline script carries it; the library is let in by its origin alone. */
   nonce: string;
   csp: CspOrigins;
@@ -54,7 +56,8 @@ export async function browserCardFor(runtime: Runtime, account: { id: string; te
   if (typeof publicKey !== "string" || !tokenizer.publicKey.pattern.test(publicKey)) return null;
   const nonce = randomBytes(16).toString("base64");
   const where = apiBaseUrl && runtime.config.allowGatewayBaseUrlOverride ? tokenizer.overridden(new URL(apiBaseUrl).origin) : { scriptUrl: tokenizer.scriptUrl, csp: tokenizer.csp };
-  return { provider: tokenizer.provider, publicKey, nonce, ...where, tokenField: tokenizer.tokenField, script: tokenizer.inlineScript() };
+  const scriptAttributes = tokenizer.scriptAttributes?.(publicKey) ?? {};
+  return { provider: tokenizer.provider, publicKey, nonce, ...where, scriptAttributes, tokenField: tokenizer.tokenField, script: tokenizer.inlineScript() };
 }
 
 /**

@@ -2,6 +2,7 @@
 // (sk_live_...4242) and the id of the key that sealed them.
 import { CredentialsVault } from "../../core/gateways/credentials-vault.ts";
 import type { GatewayProvider } from "../../core/gateways/capabilities.ts";
+import { getGatewayNoticeUrl } from "../../core/gateways/get-gateway-notice-url.ts";
 import { listGatewayAccounts } from "../../core/gateways/list-gateway-accounts.ts";
 import { builder } from "../builder.ts";
 
@@ -34,6 +35,15 @@ builder.prismaObject("GatewayAccount", {
       resolve: (a) => (a.credentialsCiphertext ? CredentialsVault.keyIdOf(a.credentialsCiphertext) : null),
     }),
     credentialsUpdatedAt: t.expose("credentialsUpdatedAt", { type: "DateTime", nullable: true, description: "When the credentials were last set." }),
+    webhookUrl: t.string({
+      nullable: true,
+      description:
+        "The address to register at the provider for its notices (POST). For a provider that signs nothing (Pagar.me) it carries the account's " +
+        "secret token (?token=…): notices without it are refused, so keep it secret. Null for such an account without a token yet " +
+        "(made before tokens: update its credentials once), and for sandbox.",
+      select: { id: true, tenantId: true, provider: true },
+      resolve: (a, _args, ctx) => getGatewayNoticeUrl(ctx.runtime, a),
+    }),
     apiBaseUrl: t.exposeString("apiBaseUrl", { nullable: true, description: "The provider's base URL replaced (tests, proxies); null = the provider's own." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation instant." }),
   }),

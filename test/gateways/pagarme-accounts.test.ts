@@ -5,12 +5,14 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakePagarme } from "../fakes/pagarme/fake-pagarme.ts";
-import { gql } from "../helpers/http.ts";
-import { PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY, startPagarmeTestbed } from "../helpers/pagarme.ts";
+import { gql, op } from "../helpers/http.ts";
+import { deliverNotice, PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY, pagarmeOffer, startPagarmeTestbed } from "../helpers/pagarme.ts";
+import type { TestService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 
 let fake: FakePagarme;
-beforeAll(async () => void ({ fake } = await startPagarmeTestbed()));
+let svc: TestService;
+beforeAll(async () => void ({ fake, svc } = await startPagarmeTestbed()));
 afterAll(() => fake?.close());
 
 const CREATE = `mutation($t: ID!, $c: JSON, $u: String, $n: String!) { createGatewayAccount(tenantId: $t, provider: PAGARME, name: $n, credentials: $c, apiBaseUrl: $u) { id } }`;
@@ -40,5 +42,42 @@ describe("Pagar.me gateway accounts", () => {
     expect(down.errors?.[0]?.extensions?.code).toBe("gateway_credentials_invalid");
     const names = (await gql(`query($t: ID!) { gatewayAccounts(tenantId: $t) { name } }`, { t: t.tenantId })).data.gatewayAccounts.map((a: { name: string }) => a.name);
     expect(names.sort()).toEqual(["pagarme", "sandbox"]); // the tenant's own sandbox account and the one good Pagar.me account
+  });
+
+  it("the account shows its notice URL with a secret token (a masked hint only among the credentials); a key rotation keeps it", async () => {
+    const s = await pagarmeOffer(fake);
+    const token = new URL(s.webhookUrl).searchParams.get("token")!;
+    expect(s.webhookUrl).toBe(`${svc.runtime.config.publicUrl.replace(/\/+$/, "")}/gateways/${s.accountId}/webhooks?token=${token}`);
+    const LIST = `query($t: ID!) { gatewayAccounts(tenantId: $t) { id webhookUrl credentialHints } }`;
+    const listed = (await op(LIST, { t: s.t.tenantId })).gatewayAccounts.find((a: { id: string }) => a.id === s.accountId);
+    expect(listed.webhookUrl).toBe(s.webhookUrl);
+    expect(listed.credentialHints.webhookToken).toMatch(/^wht_\.\.\.[A-Za-z0-9_-]{4}$/);
+    expect(JSON.stringify(listed.credentialHints)).not.toContain(token);
+    const rotated = await op(`mutation($id: ID!, $c: JSON!) { updateGatewayAccountCredentials(id: $id, credentials: $c) { webhookUrl } }`, {
+      id: s.accountId,
+      c: { secretKey: PAGARME_SECRET_KEY, publicKey: PAGARME_PUBLIC_KEY },
+    });
+    expect(rotated.updateGatewayAccountCredentials.webhookUrl).toBe(s.webhookUrl);
+  });
+
+  it("an account made before notice tokens has none: no URL shown, its notices refused; updating its credentials once issues one", async () => {
+    const s = await pagarmeOffer(fake);
+    // As such an account was sealed: its keys only.
+    await svc.runtime.db.prisma.gatewayAccount.update({
+      where: { id: s.accountId },
+      data: { credentialsCiphertext: svc.runtime.gateways.vault.seal(s.accountId, { secretKey: PAGARME_SECRET_KEY, publicKey: PAGARME_PUBLIC_KEY }) },
+    });
+    svc.runtime.gateways.forgetCredentials(s.accountId);
+    const LIST = `query($t: ID!) { gatewayAccounts(tenantId: $t) { id webhookUrl } }`;
+    expect((await op(LIST, { t: s.t.tenantId })).gatewayAccounts.find((a: { id: string }) => a.id === s.accountId).webhookUrl).toBeNull();
+    const notice = fake.notice("charge.paid", { id: "ch_anything0000000000" });
+    expect((await deliverNotice(s.accountId, notice, { token: null })).status).toBe(400);
+    expect((await deliverNotice(s.accountId, notice, { token: new URL(s.webhookUrl).searchParams.get("token") })).status).toBe(400);
+    const updated = await op(`mutation($id: ID!, $c: JSON!) { updateGatewayAccountCredentials(id: $id, credentials: $c) { webhookUrl } }`, {
+      id: s.accountId,
+      c: { secretKey: PAGARME_SECRET_KEY, publicKey: PAGARME_PUBLIC_KEY },
+    });
+    expect(updated.updateGatewayAccountCredentials.webhookUrl).toMatch(new RegExp(`/gateways/${s.accountId}/webhooks\\?token=wht_`));
+    expect(updated.updateGatewayAccountCredentials.webhookUrl).not.toBe(s.webhookUrl);
   });
 });

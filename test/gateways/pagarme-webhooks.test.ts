@@ -93,6 +93,26 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-r
     expect(await paymentStatus(payment.id)).toBe("PAID");
   });
 
+  it("the notice URL's secret token is required: without it, or with another one, 400 before anything is read at Pagar.me", async () => {
+    const s = await pagarmeOffer(fake);
+    const other = await pagarmeOffer(fake);
+    expect(s.webhookUrl).toMatch(new RegExp(`/gateways/${s.accountId}/webhooks\\?token=wht_[A-Za-z0-9_-]{43}$`));
+    const { payment } = await pendingPix(s);
+    fake.payPix(payment.gatewayChargeId);
+    const notice = fake.lastEvent("charge.paid", payment.gatewayChargeId)!;
+    const reads = () => fake.requests.filter((r) => r.method === "GET").length;
+    const before = reads();
+    const otherToken = new URL(other.webhookUrl).searchParams.get("token")!;
+    for (const token of [null, "", otherToken, `${new URL(s.webhookUrl).searchParams.get("token")}x`]) {
+      expect((await deliverNotice(s.accountId, notice, { token })).status).toBe(400);
+    }
+    expect(reads()).toBe(before);
+    expect(await notifications(s)).toHaveLength(0);
+    expect(await paymentStatus(payment.id)).toBe("PROCESSING");
+    expect(await deliverNotice(s.accountId, notice)).toMatchObject({ status: 200, body: { result: "applied" } });
+    expect(await paymentStatus(payment.id)).toBe("PAID");
+  });
+
   it("another account's charge posted to this account's address changes nothing (payments are scoped by account)", async () => {
     const a = await pagarmeOffer(fake);
     const b = await pagarmeOffer(fake);

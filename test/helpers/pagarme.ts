@@ -19,7 +19,12 @@ export interface PagarmeOffer {
   t: TestTenant;
   accountId: string;
   offerId: string;
+  /** The notice URL the account shows (GatewayAccount.webhookUrl), with its secret ?token=. */
+  webhookUrl: string;
 }
+
+/** The notice token of each account made here (from its webhookUrl). */
+const noticeTokens = new Map<string, string>();
 
 export async function pagarmeOffer(
   fake: FakePagarme,
@@ -27,7 +32,7 @@ export async function pagarmeOffer(
 ): Promise<PagarmeOffer> {
   const t = opts.t ?? (await newTenant());
   const { createGatewayAccount } = await op(
-    `mutation($t: ID!, $c: JSON, $u: String, $n: String!) { createGatewayAccount(tenantId: $t, provider: PAGARME, name: $n, credentials: $c, apiBaseUrl: $u) { id } }`,
+    `mutation($t: ID!, $c: JSON, $u: String, $n: String!) { createGatewayAccount(tenantId: $t, provider: PAGARME, name: $n, credentials: $c, apiBaseUrl: $u) { id webhookUrl } }`,
     { t: t.tenantId, c: opts.credentials ?? { secretKey: PAGARME_SECRET_KEY, publicKey: PAGARME_PUBLIC_KEY }, u: fake.url, n: `pagarme-${hex(3)}` },
   );
   const { createOffer } = await op(
@@ -35,7 +40,9 @@ export async function pagarmeOffer(
        gateway: $g, collectionMethods: [CARD_AUTO, PIX_MANUAL], trialDays: 0) { id } }`,
     { t: t.tenantId, p: t.planId, g: createGatewayAccount.id, c: opts.priceCents ?? 4990, i: opts.interval ?? "MONTH" },
   );
-  return { t, accountId: createGatewayAccount.id, offerId: createOffer.id };
+  const token = new URL(createGatewayAccount.webhookUrl).searchParams.get("token");
+  if (token) noticeTokens.set(createGatewayAccount.id, token);
+  return { t, accountId: createGatewayAccount.id, offerId: createOffer.id, webhookUrl: createGatewayAccount.webhookUrl };
 }
 
 /** The shared test service and a fake Pagar.me accepting this file's keys (close the fake in afterAll). */
@@ -60,10 +67,15 @@ export async function pagarmeSubscription(fake: FakePagarme, pay: { card: string
   return { ...s, subscriptionId: r.body.subscription_id as string, answer: r.body };
 }
 
-/** Posts a Pagar.me notice (unsigned JSON, as Pagar.me sends it) to the account's webhook address. */
-export async function deliverNotice(accountId: string, notice: Obj) {
+/**
+ * Posts a Pagar.me notice (unsigned JSON, as Pagar.me sends it) to the account's webhook address, with the
+ * secret token of the URL it shows (`token`: another one, or null for none).
+ */
+export async function deliverNotice(accountId: string, notice: Obj, opts: { token?: string | null } = {}) {
   const { baseUrl } = await testService();
-  const res = await fetch(`${baseUrl}/gateways/${accountId}/webhooks`, { method: "POST", headers: { "content-type": "application/json", "user-agent": "Pagar.me-Webhooks" }, body: JSON.stringify(notice) });
+  const token = opts.token === undefined ? noticeTokens.get(accountId) : opts.token;
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  const res = await fetch(`${baseUrl}/gateways/${accountId}/webhooks${query}`, { method: "POST", headers: { "content-type": "application/json", "user-agent": "Pagar.me-Webhooks" }, body: JSON.stringify(notice) });
   return { status: res.status, body: (await res.json().catch(() => null)) as Obj };
 }
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserTokenizer } from "../../rest-facade/hosted/browser-tokenizers/index.ts";
 import type { FakePagarme } from "../fakes/pagarme/fake-pagarme.ts";
 import { hasChromium, useBrowser } from "../helpers/browser.ts";
+import { call } from "../helpers/http.ts";
 import { PAGARME_PUBLIC_KEY, pagarmeOffer, startPagarmeTestbed } from "../helpers/pagarme.ts";
 import type { TestService } from "../helpers/service.ts";
 
@@ -23,6 +24,18 @@ describe("Pagar.me tokenizer (production values)", () => {
     expect(t.tokenField.name).toBe("pagarme_token");
     for (const bad of ["4000000000000010", "pm_card_visa", "token_x y", ""]) expect(t.tokenField.pattern.test(bad)).toBe(false);
     expect(t.tokenField.pattern.test("token_abcDEF123")).toBe(true);
+  });
+});
+
+describe("Pagar.me checkout page (HTTP)", () => {
+  it("the tokenizecard.js tag carries data-pagarmecheckout-app-id (the public key) in the HTML, there when the library loads", async () => {
+    const s = await pagarmeOffer(fake);
+    const res = await call("GET", `/checkout/${s.offerId}`);
+    expect(res.status).toBe(200);
+    const tags = res.text.match(/<script [^>]*src="[^"]*\/v1\/tokenizecard\.js"[^>]*>/g) ?? [];
+    expect(tags).toEqual([`<script src="${fake.url}/v1/tokenizecard.js" data-pagarmecheckout-app-id="${PAGARME_PUBLIC_KEY}">`]);
+    // The page's script no longer adds it after the fact.
+    expect(res.text).not.toContain("setAttribute(\"data-pagarmecheckout-app-id\"");
   });
 });
 

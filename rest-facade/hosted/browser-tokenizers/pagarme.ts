@@ -41,8 +41,6 @@ const SCRIPT = `(function () {
     box.appendChild(label);
     box.appendChild(input);
   });
-  var lib = document.querySelector('script[src$="/v1/tokenizecard.js"]');
-  if (lib) lib.setAttribute("data-pagarmecheckout-app-id", form.getAttribute("data-public-key"));
   form.setAttribute("data-pagarmecheckout-form", "");
   form.addEventListener("submit", function (ev) {
     var chosen = form.querySelector("input[name=method]:checked");
@@ -64,6 +62,8 @@ export const pagarmeTokenizer: BrowserTokenizer = {
   provider: "pagarme",
   publicKey: { field: "publicKey", pattern: /^pk_(test_)?[A-Za-z0-9]+$/ },
   scriptUrl: "https://checkout.pagar.me/v1/tokenizecard.js",
+  // tokenizecard.js reads its app id (the public key) from its own tag as it loads: it must be there in the HTML.
+  scriptAttributes: (publicKey) => ({ "data-pagarmecheckout-app-id": publicKey }),
   csp: CSP,
   // The fake serves its tokenizecard.js stand-in at /v1/tokenizecard.js and its /core/v5/tokens on the same origin.
   overridden: (origin) => ({ scriptUrl: `${origin}/v1/tokenizecard.js`, csp: { script: [origin], frame: ["'none'"], connect: [origin] } }),

@@ -42,6 +42,11 @@ export interface BrowserTokenizer {
   readonly publicKey: { field: string; pattern: RegExp };
   /** The production library, loaded by `<script src>` (never bundled, never self-hosted). */
   readonly scriptUrl: string;
+  /**
+   * Attributes the library's own `<script src>` tag must carry when it loads (a library that reads its
+   * configuration from its tag at load time: Pagar.me's `data-pagarmecheckout-app-id`). Values are escaped.
+   */
+  scriptAttributes?(publicKey: string): Record<string, string>;
   /** The production CSP origins, exactly what the library needs (from the provider's CSP documentation). */
   readonly csp: CspOrigins;
   /**

@@ -2,7 +2,7 @@
 // loopback. Each test gets its own fake, so counters and faults never leak between tests.
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GatewayUnavailable, type GatewayAccountRef, type GatewayCredentials } from "../../../core/gateways/adapter.ts";
+import { GatewayRefused, GatewayUnavailable, type GatewayAccountRef, type GatewayCredentials } from "../../../core/gateways/adapter.ts";
 import { ADAPTER_DEFAULTS } from "../../../core/gateways/capabilities.ts";
 import { CredentialsVault, loadCredentialKeys } from "../../../core/gateways/credentials-vault.ts";
 import { parseBrCode } from "../../../core/gateways/pix-br-code.ts";
@@ -14,6 +14,7 @@ import { FakePagarme, startFakePagarme } from "../../fakes/pagarme/fake-pagarme.
 const alnum = (n: number) => randomBytes(n).toString("hex");
 const SECRET_KEY = `sk_test_${alnum(16)}`;
 const PUBLIC_KEY = `pk_test_${alnum(16)}`;
+const NOTICE_TOKEN = `wht_${alnum(24)}`;
 const ACCOUNT: GatewayAccountRef = { id: "gwa_01JPAGARMETEST00000000000", tenantId: "tn_01JPAGARMETEST000000000000", provider: "pagarme", capabilities: ADAPTER_DEFAULTS.pagarme! };
 const CUSTOMER = { customerRef: "cus_01JPAGARMECUSTOMER0000000", email: "ana@example.com", name: "Ana Souza" };
 const PAYER: PagarmePayer = { name: "Ana Souza", email: "ana@example.com", doc: "39053344705", phone: "+5511987654321" };
@@ -28,7 +29,7 @@ const key = (label = "inv") => `${label}_01JTEST${String(++seq).padStart(6, "0")
 
 beforeEach(async () => {
   fake = await startFakePagarme({ secretKey: SECRET_KEY, publicKey: PUBLIC_KEY, hangMs: 1_500 });
-  credentials = { credentials: { secretKey: SECRET_KEY, publicKey: PUBLIC_KEY }, apiBaseUrl: fake.url };
+  credentials = { credentials: { secretKey: SECRET_KEY, publicKey: PUBLIC_KEY, webhookToken: NOTICE_TOKEN }, apiBaseUrl: fake.url };
   payers = new Map();
   adapter = new PagarmeAdapter(async () => credentials, { timeoutMs: 500, payerOf: async (_a, ref) => payers.get(ref) ?? null });
 });
@@ -231,6 +232,28 @@ describe("Pagar.me adapter: Pix", () => {
     expect(fake.orders.size).toBe(1);
   });
 
+  it("a Pix Pagar.me refuses (400, 412, 422) is a definitive refusal with its reason, not an outage; its echo of the payer stays out", async () => {
+    const refused = async (p: Promise<unknown>) => {
+      const err = await p.then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(GatewayRefused);
+      const r = err as GatewayRefused;
+      // Pagar.me's 422 echoes the request (the payer's CPF): none of it in what we keep.
+      expect(`${r.message} ${JSON.stringify(r)}`).not.toContain(PAYER.doc!);
+      return `${r.httpStatus}:${r.detailCode}`;
+    };
+    expect(await refused(adapter.createPixCharge(ACCOUNT, pixReq(key(), 4990, { ...PAYER, doc: null }), now()))).toBe("422:payer_document_refused");
+    expect(await refused(adapter.createPixCharge(ACCOUNT, pixReq(key(), 4990, { ...PAYER, phone: "+447911123456" }), now()))).toBe("422:payer_phone_refused");
+    fake.pixEnabled = false;
+    expect(await refused(adapter.createPixCharge(ACCOUNT, pixReq(key()), now()))).toBe("412:refused");
+    fake.pixEnabled = true;
+    fake.failNext("400", { method: "POST", path: /^\/orders$/ });
+    expect(await refused(adapter.createPixCharge(ACCOUNT, pixReq(key()), now()))).toBe("400:invalid_request");
+    expect(fake.orders.size).toBe(0);
+    // A 5xx is still an outage (unknown), not a refusal.
+    fake.failNext("500", { method: "POST", path: /^\/orders$/ });
+    expect((await unavailable(adapter.createPixCharge(ACCOUNT, pixReq(key()), now()))).detailCode).toBe("gateway_error");
+  });
+
   it("an expired Pix reads as declined", async () => {
     const k = key();
     const pix = await adapter.createPixCharge(ACCOUNT, pixReq(k, 1000), now());
@@ -264,6 +287,21 @@ describe("Pagar.me adapter: refunds (DELETE /charges/{id} with an amount)", () =
     expect(await adapter.refund(ACCOUNT, { chargeId: "ch_nothere000000000", amountCents: cents(100), idempotencyKey: "x:refund:1" }, now())).toEqual({ outcome: "declined", refundId: "", detailCode: "charge_not_found" });
   });
 
+  it("a 200 whose refund transaction failed is declined (refund_failed), one still pending is unknown; only a refunded transaction is a refund", async () => {
+    const paid = await charge(await savedCard(), { amountCents: 2_000 });
+    fake.answerNextRefund("error_on_refunding");
+    expect(await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:1` }, now())).toEqual({ outcome: "declined", refundId: "", detailCode: "refund_failed" });
+    fake.answerNextRefund("with_error");
+    expect(await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:2` }, now())).toMatchObject({ outcome: "declined", detailCode: "refund_failed" });
+    fake.answerNextRefund("pending_refund");
+    expect((await unavailable(adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:3` }, now()))).detailCode).toBe("refund_pending");
+    // A transaction that is no refund at all (the charge's capture): not confirmed, unknown rather than refunded.
+    fake.answerNextRefund("captured");
+    expect((await unavailable(adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:4` }, now()))).detailCode).toBe("refund_unconfirmed");
+    expect(fake.charges.get(paid.chargeId)!.canceled_amount).toBe(0);
+    expect(await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:5` }, now())).toMatchObject({ outcome: "refunded" });
+  });
+
   it("a refund lost in a timeout happened once: the retry replays it", async () => {
     const paid = await charge(await savedCard(), { amountCents: 2_000 });
     const req = { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: `${paid.chargeId}:refund:1` };
@@ -275,7 +313,22 @@ describe("Pagar.me adapter: refunds (DELETE /charges/{id} with an amount)", () =
 });
 
 describe("Pagar.me adapter: webhooks (unsigned: each notice is re-read by id)", () => {
-  const parse = (body: unknown) => adapter.parseWebhook(Buffer.from(typeof body === "string" ? body : JSON.stringify(body)), { "content-type": "application/json" }, "", now(), ACCOUNT);
+  /** `token`: the notice URL's ?token= (null: none). */
+  const parse = (body: unknown, token: string | null = NOTICE_TOKEN) =>
+    adapter.parseWebhook(Buffer.from(typeof body === "string" ? body : JSON.stringify(body)), { "content-type": "application/json" }, "", now(), ACCOUNT, token === null ? {} : { token });
+
+  it("a notice without the URL's secret token (or with another) is refused before anything is read; an account without one refuses all", async () => {
+    const pix = await adapter.createPixCharge(ACCOUNT, pixReq(key()), now());
+    fake.payPix(pix.chargeId);
+    const paid = fake.lastEvent("charge.paid", pix.chargeId)!;
+    const reads = fake.requests.filter((r) => r.method === "GET").length;
+    for (const token of [null, "", `${NOTICE_TOKEN}x`, NOTICE_TOKEN.slice(0, -1), `wht_${alnum(24)}`]) expect(await parse(paid, token)).toEqual({ ok: false, reason: "bad_token" });
+    expect(fake.requests.filter((r) => r.method === "GET").length).toBe(reads);
+    expect(await parse(paid)).toMatchObject({ ok: true, notification: { kind: "pix_paid" } });
+    credentials = { ...credentials, credentials: { secretKey: SECRET_KEY, publicKey: PUBLIC_KEY } };
+    expect(await parse(paid, "")).toEqual({ ok: false, reason: "bad_token" });
+    expect(await parse(paid)).toEqual({ ok: false, reason: "bad_token" });
+  });
 
   it("a genuine notice is normalized from the charge Pagar.me returns: Pix paid, card paid or failed, refund", async () => {
     const k = key();
@@ -297,8 +350,25 @@ describe("Pagar.me adapter: webhooks (unsigned: each notice is re-read by id)", 
     expect(await parse(fake.lastEvent("charge.payment_failed", failed.chargeId)!)).toMatchObject({ ok: true, notification: { kind: "charge_failed", detailCode: "insufficient_funds" } });
 
     const refund = await adapter.refund(ACCOUNT, { chargeId: card.chargeId, amountCents: cents(3000), idempotencyKey: `${card.chargeId}:refund:1` }, now());
-    expect(await parse(fake.lastEvent("charge.refunded", card.chargeId)!)).toMatchObject({ ok: true, notification: { kind: "refund_succeeded", chargeId: card.chargeId, objectId: refund.refundId, amountCents: 3000, idempotencyKey: null } });
+    expect(await parse(fake.lastEvent("charge.refunded", card.chargeId)!)).toMatchObject({ ok: true, notification: { kind: "refund_succeeded", chargeId: card.chargeId, objectId: refund.refundId, amountCents: 3000, idempotencyKey: `${card.chargeId}:refund:1` } });
     expect(await parse(fake.notice("customer.created", { id: "cus_abcdef1234567890" }))).toMatchObject({ ok: true, notification: { kind: "ignored" } });
+  });
+
+  it("a late notice of an earlier partial refund is that refund (its transaction, amount and our key), not the charge's last one; a notice naming no refund is ignored", async () => {
+    const paid = await charge(await savedCard(), { amountCents: 10_000 });
+    const r1 = await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(3_000), idempotencyKey: `${paid.chargeId}:refund:1` }, now());
+    const first = fake.lastEvent("charge.partial_canceled", paid.chargeId)!;
+    const r2 = await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(2_000), idempotencyKey: `${paid.chargeId}:refund:2` }, now());
+    const second = fake.lastEvent("charge.partial_canceled", paid.chargeId)!;
+    expect(second.id).not.toBe(first.id);
+    // The first refund's notice arrives after the second refund.
+    expect(await parse(first)).toMatchObject({ ok: true, notification: { kind: "refund_succeeded", chargeId: paid.chargeId, objectId: r1.refundId, amountCents: 3_000, idempotencyKey: `${paid.chargeId}:refund:1` } });
+    expect(await parse(second)).toMatchObject({ ok: true, notification: { kind: "refund_succeeded", objectId: r2.refundId, amountCents: 2_000, idempotencyKey: `${paid.chargeId}:refund:2` } });
+    // Forged: a refund notice naming the capture, a transaction Pagar.me does not list for that charge, or none.
+    const capture = fake.lastEvent("charge.paid", paid.chargeId)!.data.last_transaction.id as string;
+    for (const last_transaction of [{ id: capture, status: "refunded", amount: 10_000 }, { id: "tran_notatpagarme0000", status: "refunded" }, undefined]) {
+      expect(await parse(fake.notice("charge.partial_canceled", { ...second.data, last_transaction }))).toMatchObject({ ok: true, notification: { kind: "ignored" } });
+    }
   });
 
   it("a forged body claiming paid for an unpaid Pix is read back as it is (pending: ignored); an unknown id or garbage is refused", async () => {

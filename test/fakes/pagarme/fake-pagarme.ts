@@ -8,14 +8,18 @@
  *   - JSON requests and answers, snake_case; auth `Authorization: Basic base64(<secret key>:)` — only the
  *     configured key is accepted (401 `{message}` otherwise); POST /tokens?appId=<public key> takes the
  *     public key instead (what tokenizecard.js calls from the browser, CORS open);
- *   - errors as `{message, errors?: {"<field>": ["…"]}}` with Pagar.me's statuses: 400 bad request,
- *     401 bad key, 404 unknown resource, 412 business rule, 422 validation, 500 `{message}`;
+ *   - errors as `{message, errors?: {"<field>": ["…"]}, request?}` with Pagar.me's statuses
+ *     (docs.pagar.me/reference/erros-1; the SDK's CustomError): 400 bad request (a body that is not
+ *     JSON), 401 bad key, 404 unknown resource, 412 business rule (`{message}`: e.g. Pix not enabled on
+ *     the account, `pixEnabled: false`), 422 validation (`errors` by field path, and the `request` it
+ *     read echoed back), 500 `{message}`;
  *   - Idempotency-Key (docs.pagar.me/reference/idempotência): the first answer of a key is saved once the
  *     endpoint ran (validation failures are not) and replayed for the same key; `chargesFor(key)` counts
  *     the charges paid under each key;
  *   - customers (create, list by code, update), cards (create from a token, get), tokens, orders (create
  *     closed with one credit_card or pix payment; get; list by code), charges (get; DELETE with amount =
- *     cancel / refund, partial or total, partials adding up);
+ *     cancel / refund, partial or total, partials adding up, each a transaction whose metadata holds the
+ *     operation_reference; GET /charges/{id}/transactions lists them all);
  *   - card outcomes by test number (docs.pagar.me/docs/simulador-de-cartão-de-crédito: 4000000000000010
  *     approved, 4000000000000028 declined) plus `setCardBehaviour` for a saved card that starts failing;
  *   - Pix: last_transaction {qr_code (a BR Code), qr_code_url, expires_at}; `payPix()`/`expirePix()` stand
@@ -23,7 +27,7 @@
  *   - webhooks as Pagar.me sends them, unsigned: `{id: "hook_…", account, type, created_at, data}` with
  *     `data` the charge or order; every one is recorded, and POSTed to `webhookUrl` when given;
  *   - faults for the next matching request: "500" (nothing done), "500_after" (done and saved for replay,
- *     then a 500), "hang" (done, answer held past the client's timeout).
+ *     then a 500), "hang" (done, answer held past the client's timeout), "400" (Pagar.me's bad request).
  *   - the stand-in for tokenizecard.js at /v1/tokenizecard.js (tokenizecard-stand-in.ts).
  */
 import { randomBytes } from "node:crypto";
@@ -41,9 +45,11 @@ export interface FakePagarmeOptions {
   /** Where notices are POSTed as they happen; absent: recorded only (deliver() sends one on demand). */
   webhookUrl?: string;
   hangMs?: number;
+  /** false: the account has no Pix (a Pix order is refused 412, as a business rule). Default true. */
+  pixEnabled?: boolean;
 }
 
-export type FaultKind = "500" | "500_after" | "hang";
+export type FaultKind = "500" | "500_after" | "hang" | "400";
 export type CardBehaviour = "approve" | "decline" | "insufficient_funds" | "expired_card";
 
 export interface RecordedRequest {
@@ -99,16 +105,23 @@ export class FakePagarme {
   /** Paid charges, by the Idempotency-Key of the request that made them. */
   readonly chargesByKey = new Map<string, number>();
   scriptLoads = 0;
+  /** Whether the account takes Pix (see FakePagarmeOptions.pixEnabled); a test may switch it. */
+  pixEnabled: boolean;
 
   private readonly saved = new Map<string, { status: number; body: string }>();
+  private nextRefundStatus: string | null = null;
   private readonly behaviours = new Map<string, CardBehaviour>();
   private readonly keyOfCharge = new Map<string, string | null>();
+  /** Every transaction of each charge, oldest first (GET /charges/{id}/transactions); `last_transaction` is the newest. */
+  private readonly transactionsOf = new Map<string, Obj[]>();
   private readonly faults: { kind: FaultKind; method?: string; path?: RegExp }[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private server!: http.Server;
 
-  private constructor(private readonly opts: FakePagarmeOptions) {}
+  private constructor(private readonly opts: FakePagarmeOptions) {
+    this.pixEnabled = opts.pixEnabled ?? true;
+  }
 
   static async start(opts: FakePagarmeOptions): Promise<FakePagarme> {
     const fake = new FakePagarme(opts);
@@ -133,6 +146,14 @@ export class FakePagarme {
 
   failNext(kind: FaultKind, match: { method?: string; path?: RegExp } = {}): void {
     this.faults.push({ kind, ...match });
+  }
+
+  /**
+   * The next refund (DELETE /charges/{id}) is answered 200 with the charge unchanged and a last transaction
+   * in `status` (Pagar.me's `error_on_refunding`, `with_error`… or `pending_refund`): nothing returned yet.
+   */
+  answerNextRefund(status: string): void {
+    this.nextRefundStatus = status;
   }
 
   /** The orders created under our key (their `code`), oldest first. */
@@ -269,6 +290,11 @@ export class FakePagarme {
       }
     });
     app.use(express.json({ type: () => true, limit: "1mb" }));
+    // A body that is not JSON: Pagar.me's 400.
+    app.use(((err, _req, res, next) => {
+      if (!(err as { type?: string })?.type?.startsWith("entity.parse")) return next(err);
+      res.status(400).json({ message: "The request is invalid." });
+    }) as express.ErrorRequestHandler);
     type Handler = (body: Obj, req: Request, key: string | null) => Obj;
     const on = (method: "get" | "post" | "put" | "delete", path: string, handler: Handler) => app[method](`/core/v5${path}`, (req: Request, res: Response) => void this.run(req, res, handler));
 
@@ -282,6 +308,10 @@ export class FakePagarme {
     on("get", "/orders", (_b, req) => this.list([...this.orders.values()], req, (o) => !req.query.code || o.code === req.query.code));
     on("get", "/orders/:id", (_b, req) => copy(this.get(this.orders, String(req.params.id), "Order")));
     on("get", "/charges/:id", (_b, req) => copy(this.get(this.charges, String(req.params.id), "Charge")));
+    on("get", "/charges/:id/transactions", (_b, req) => {
+      const charge = this.get(this.charges, String(req.params.id), "Charge");
+      return this.list(this.transactionsOf.get(charge.id) ?? [], req, () => true);
+    });
     on("delete", "/charges/:id", (b, req) => this.cancelCharge(String(req.params.id), b));
 
     app.post("/_test/pix/:id/pay", (req, res) => void res.json(this.payPix(String(req.params.id))));
@@ -305,6 +335,7 @@ export class FakePagarme {
     const fault = i < 0 ? undefined : this.faults.splice(i, 1)[0];
     const serverError = JSON.stringify({ message: "An error has occurred." });
     if (fault?.kind === "500") return send(500, serverError);
+    if (fault?.kind === "400") return send(400, JSON.stringify({ message: "The request is invalid." }));
 
     const scope = key ? `${req.method} ${record.path}\n${key}` : null;
     const prior = scope ? this.saved.get(scope) : undefined;
@@ -318,8 +349,10 @@ export class FakePagarme {
       body = JSON.stringify(handler((req.body as Obj) ?? {}, req, key));
     } catch (err) {
       if (!(err instanceof FakeError)) throw err;
-      if (!err.saved) return send(err.status, JSON.stringify(err.body));
-      [status, body] = [err.status, JSON.stringify(err.body)];
+      // A validation failure echoes the request it read (Pagar.me's `request`, the SDK's CustomError.request).
+      const errBody = err.status === 422 ? { ...err.body, request: copy((req.body as Obj) ?? {}) } : err.body;
+      if (!err.saved) return send(err.status, JSON.stringify(errBody));
+      [status, body] = [err.status, JSON.stringify(errBody)];
     }
     if (scope) this.saved.set(scope, { status, body });
     if (fault?.kind === "500_after") [status, body] = [500, serverError];
@@ -470,6 +503,8 @@ export class FakePagarme {
       if (cc.recurrency_cycle !== undefined && !["first", "subsequent"].includes(cc.recurrency_cycle)) errors["order.payments[0].credit_card.recurrency_cycle"] = ["The recurrency_cycle field must be first or subsequent."];
     }
     if (Object.keys(errors).length) throw invalid(errors);
+    // Valid, but the account cannot take it: a business rule (412).
+    if (payment.payment_method === "pix" && !this.pixEnabled) throw new FakeError(412, { message: "Pix is not enabled for this account." }, false);
     if (!customer) {
       customer = this.customerObj(b.customer);
       this.customers.set(customer.id, customer);
@@ -512,7 +547,7 @@ export class FakePagarme {
       const [code, message] = RETURN_CODE[behaviour];
       const ok = behaviour === "approve";
       charge.recurrency_cycle = cc.recurrency_cycle ?? null;
-      charge.last_transaction = {
+      this.setTx(charge, {
         id: randomId("tran"),
         transaction_type: "credit_card",
         gateway_id: randomId("", 12).slice(1),
@@ -530,7 +565,7 @@ export class FakePagarme {
         gateway_response: { code: "200", errors: [] },
         antifraud_response: {},
         metadata: {},
-      };
+      });
       charge.status = ok ? "paid" : "failed";
       if (ok) {
         charge.paid_amount = amount;
@@ -542,7 +577,7 @@ export class FakePagarme {
       const p = payment.pix as Obj;
       const expiresAt = p.expires_at ? new Date(p.expires_at) : new Date(Date.now() + p.expires_in * 1000);
       const tran = randomId("tran");
-      charge.last_transaction = {
+      this.setTx(charge, {
         id: tran,
         transaction_type: "pix",
         gateway_id: randomId("", 12).slice(1),
@@ -557,7 +592,7 @@ export class FakePagarme {
         gateway_response: { code: "200", errors: [] },
         antifraud_response: {},
         metadata: {},
-      };
+      });
     }
     this.charges.set(charge.id, charge);
     this.orders.set(order.id, order);
@@ -571,6 +606,12 @@ export class FakePagarme {
       this.emit("order.payment_failed", order);
     } else this.emit("charge.pending", charge);
     return copy(this.orders.get(order.id)!);
+  }
+
+  /** A charge's new transaction: its last_transaction, and one more in its list. */
+  private setTx(charge: Obj, tx: Obj): void {
+    charge.last_transaction = tx;
+    this.transactionsOf.set(charge.id, [...(this.transactionsOf.get(charge.id) ?? []), tx]);
   }
 
   /** The order carries copies of its charges; a charge names its order. */
@@ -596,12 +637,19 @@ export class FakePagarme {
     const amount = b.amount === undefined ? left : b.amount;
     if (!Number.isInteger(amount) || amount < 1) throw invalid({ "request.amount": ["The amount field is invalid."] });
     if (amount > left) throw new FakeError(412, { message: `The amount to cancel (${amount}) is greater than the amount available (${left}).` }, false);
+    if (this.nextRefundStatus) {
+      const status = this.nextRefundStatus;
+      this.nextRefundStatus = null;
+      this.setTx(charge, { ...charge.last_transaction, id: randomId("tran"), amount, status, success: false, metadata: { operation_reference: String(b.operation_reference ?? "") }, created_at: iso(), updated_at: iso() });
+      charge.updated_at = iso();
+      return copy(charge);
+    }
     charge.canceled_amount += amount;
     const total = charge.canceled_amount === charge.paid_amount;
     charge.status = total ? "canceled" : "paid";
     if (total) charge.canceled_at = iso();
     charge.updated_at = iso();
-    charge.last_transaction = {
+    this.setTx(charge, {
       ...charge.last_transaction,
       id: randomId("tran"),
       amount,
@@ -610,7 +658,7 @@ export class FakePagarme {
       metadata: { operation_reference: String(b.operation_reference ?? "") },
       created_at: iso(),
       updated_at: iso(),
-    };
+    });
     const order = this.orders.get(charge.order.id)!;
     if (total) order.status = "canceled";
     this.syncOrder(order);

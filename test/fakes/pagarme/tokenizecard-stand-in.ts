@@ -10,6 +10,8 @@ export function tokenizeCardScript(): string {
   return `(function () {
   var me = document.currentScript;
   var origin = new URL(me.src).origin;
+  // Read once, as the script loads (as tokenizecard.js does): an app id added to the tag later is not seen.
+  var appId = me.getAttribute("data-pagarmecheckout-app-id") || "";
   function field(form, name) {
     var el = form.querySelector('[data-pagarmecheckout-element="' + name + '"]');
     return el ? String(el.value || "").trim() : "";
@@ -25,8 +27,6 @@ export function tokenizeCardScript(): string {
       Array.prototype.forEach.call(forms, function (form) {
         form.addEventListener("submit", function (ev) {
           ev.preventDefault();
-          // The app id is read when the card is sent, so a page may set it after loading the script.
-          var appId = me.getAttribute("data-pagarmecheckout-app-id") || "";
           fetch(origin + "/core/v5/tokens?appId=" + encodeURIComponent(appId), {
             method: "POST",
             headers: { "content-type": "application/json" },
