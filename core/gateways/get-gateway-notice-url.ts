@@ -1,6 +1,7 @@
 // Operator: the address to register at a gateway account's provider for its notices. For a provider that
 // signs nothing (Pagar.me) it carries the account's secret token (notice-token.ts); such an account made
-// before tokens existed has none yet (null: updating its credentials once issues it).
+// before tokens existed has none yet: its plain URL is shown (and still heard) until updating its
+// credentials once issues the token.
 import type { Runtime } from "../runtime.ts";
 import { CredentialsUnavailable } from "./adapter.ts";
 import { NOTICE_TOKEN_FIELD, noticeUrl, takesNoticeToken } from "./notice-token.ts";
@@ -20,5 +21,5 @@ export async function getGatewayNoticeUrl(
       throw err;
     },
   );
-  return token ? noticeUrl(runtime.config.publicUrl, account.id, token) : null;
+  return noticeUrl(runtime.config.publicUrl, account.id, token);
 }

@@ -11,7 +11,8 @@ import { accountRef } from "../../core/gateways/registry.ts";
 import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
 import type { FakePagarme } from "../fakes/pagarme/fake-pagarme.ts";
 import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
-import { deliverNotice, pagarmeOffer, startPagarmeTestbed, type PagarmeOffer } from "../helpers/pagarme.ts";
+import { deliverNotice, PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY, pagarmeOffer, startPagarmeTestbed, type PagarmeOffer } from "../helpers/pagarme.ts";
+import { op } from "../helpers/http.ts";
 import type { TestService } from "../helpers/service.ts";
 
 let fake: FakePagarme;
@@ -111,6 +112,32 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-r
     expect(await paymentStatus(payment.id)).toBe("PROCESSING");
     expect(await deliverNotice(s.accountId, notice)).toMatchObject({ status: 200, body: { result: "applied" } });
     expect(await paymentStatus(payment.id)).toBe("PAID");
+  });
+
+  it("an account sealed before notice tokens is still heard without one; once its credentials are updated, the token is required", async () => {
+    const s = await pagarmeOffer(fake);
+    await svc.runtime.db.prisma.gatewayAccount.update({
+      where: { id: s.accountId },
+      data: { credentialsCiphertext: svc.runtime.gateways.vault.seal(s.accountId, { secretKey: PAGARME_SECRET_KEY, publicKey: PAGARME_PUBLIC_KEY }) },
+    });
+    svc.runtime.gateways.forgetCredentials(s.accountId);
+    const first = await pendingPix(s);
+    fake.payPix(first.payment.gatewayChargeId);
+    expect(await deliverNotice(s.accountId, fake.lastEvent("charge.paid", first.payment.gatewayChargeId)!, { token: null })).toMatchObject({ status: 200, body: { result: "applied" } });
+    expect(await paymentStatus(first.payment.id)).toBe("PAID");
+    const updated = await op(`mutation($id: ID!, $c: JSON!) { updateGatewayAccountCredentials(id: $id, credentials: $c) { webhookUrl } }`, {
+      id: s.accountId,
+      c: { secretKey: PAGARME_SECRET_KEY, publicKey: PAGARME_PUBLIC_KEY },
+    });
+    const token = new URL(updated.updateGatewayAccountCredentials.webhookUrl as string).searchParams.get("token");
+    expect(token).toMatch(/^wht_/);
+    const second = await pendingPix(s);
+    fake.payPix(second.payment.gatewayChargeId);
+    const notice = fake.lastEvent("charge.paid", second.payment.gatewayChargeId)!;
+    expect((await deliverNotice(s.accountId, notice, { token: null })).status).toBe(400);
+    expect(await paymentStatus(second.payment.id)).toBe("PROCESSING");
+    expect(await deliverNotice(s.accountId, notice, { token })).toMatchObject({ status: 200, body: { result: "applied" } });
+    expect(await paymentStatus(second.payment.id)).toBe("PAID");
   });
 
   it("another account's charge posted to this account's address changes nothing (payments are scoped by account)", async () => {
