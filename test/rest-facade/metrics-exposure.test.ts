@@ -33,6 +33,7 @@ describe("/metrics series stay bounded", () => {
       await fetch(`${baseUrl}/v1/subscriptions/${ids.sub}`, { headers: { authorization: `Bearer ${t.readKey}` } });
       await fetch(`${baseUrl}/v1/${ids.path}/${ids.sub}`, { headers: { authorization: `Bearer ${t.readKey}` } });
       await fetch(`${baseUrl}/checkout/${ids.off}`);
+      await sendFrom(from, baseUrl, `/checkout/${ids.off}`, "method=pix", { "content-type": "application/x-www-form-urlencoded" });
       await fetch(`${baseUrl}/pay/${ids.tok}`);
       await fetch(`${baseUrl}/pix/${ids.pay}/qr.png`);
       await fetch(`${baseUrl}/${ids.path}/${ids.tok}`);
