@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { DemoTenant } from "./core/demo/seed-demo-tenant.ts";
 import type { CredentialKeyRing } from "./core/gateways/credentials-vault.ts";
+import type { MetricsExposure } from "./rest-facade/metrics-endpoint.ts";
 
 // Read once by libraries as they load (graphql-js then skips its development-only checks on every
 // type test: ~3 % of a 500-row page): a service runs in production mode unless told otherwise.
@@ -28,6 +29,7 @@ async function startCore() {
   const { createRuntime } = await import("./core/runtime.ts");
   const { crashFaultsFromEnv } = await import("./core/shared/crash-faults.ts");
   const { CredentialKeyError, loadCredentialKeys } = await import("./core/gateways/credentials-vault.ts");
+  const { metricsBannerLine, metricsExposureFromEnv, startMetricsListener } = await import("./rest-facade/metrics-endpoint.ts");
 
   const roleArg = process.argv.indexOf("--role");
   const role = roleArg > 0 ? process.argv[roleArg + 1] : "all";
@@ -69,6 +71,14 @@ async function startCore() {
     console.error(`refusing to start: FACADE_SECRET is too weak: ${facadeWeakness}.\n  Set the same random value of 32 or more characters on the core and the facade (for example: openssl rand -base64 32).`);
     process.exit(1);
   }
+  // A weak METRICS_TOKEN or a bad METRICS_PORT is refused before anything starts, like the secrets above.
+  let metricsExposure: MetricsExposure;
+  try {
+    metricsExposure = metricsExposureFromEnv();
+  } catch (err) {
+    console.error(`refusing to start: ${(err as Error).message}`);
+    process.exit(1);
+  }
   // A wrong GATEWAY_CREDENTIALS_KEY is refused before anything starts: credentials sealed under it could not be read elsewhere.
   let gatewayCredentialKeys: CredentialKeyRing;
   try {
@@ -90,17 +100,20 @@ async function startCore() {
   };
   // A jobs instance holds only the runtime: no HTTP app, no GraphQL schema (less memory per worker).
   const service =
-    role === "jobs" ? null : await (await import("./rest-facade/service.ts")).buildService(db, logger, config, { redisUrl: process.env.REDIS_URL });
+    role === "jobs" ? null : await (await import("./rest-facade/service.ts")).buildService(db, logger, config, { redisUrl: process.env.REDIS_URL, metricsToken: metricsExposure.token });
   const runtime = service?.runtime ?? (await createRuntime(db, logger, config));
   runtime.faults = crashFaultsFromEnv(); // crash drills only (CRASH_AT, CRASH_AT_FILE); unset in production
 
   const server = service?.app.listen(port);
+  // Every role, jobs included: the billing and webhook counters are counted where the jobs run.
+  const metricsServer = metricsExposure.port ? await startMetricsListener(metricsExposure.port) : undefined;
   const scheduler = role === "api" ? undefined : await startScheduler(runtime);
   const demo = role === "jobs" ? null : await seedDemoTenant(runtime);
   printBanner(demo);
 
   async function shutdown() {
     server?.close();
+    metricsServer?.close();
     await scheduler?.stop();
     await db.close();
     process.exit(0);
@@ -115,6 +128,7 @@ async function startCore() {
     const sized = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(" ")].some((a) => a.startsWith("--max-old-space-size"));
     lines.push(`  V8 heap limit: ${heapMb} MB${sized ? "" : " (node's default for this host; `npm start` runs with --max-old-space-size=1024)"}`);
     if (server) lines.push(`  base URL:   ${publicUrl}`, `  GraphiQL:   ${publicUrl}/graphql`, `  API docs:   ${publicUrl}/docs`);
+    lines.push(metricsBannerLine(metricsExposure, server ? publicUrl : undefined));
     if (admin.generated) lines.push(`  operator token (stored in ${admin.file}, shown once): ${admin.token}`);
     else lines.push(`  operator token: ${process.env.ADMIN_TOKEN ? "from ADMIN_TOKEN" : `in ${admin.file}`}`);
     if (seeded) {

@@ -2,7 +2,7 @@
 // RSS from /proc, and operator GraphQL calls. Shared by bench/multi-instance.ts and bench/soak.ts.
 import fs from "node:fs";
 import type { Db } from "../prisma/client.ts";
-import { CHILD_ADMIN_TOKEN, type ChildService, type ScratchDb } from "../test/helpers/child-service.ts";
+import { CHILD_ADMIN_TOKEN, CHILD_METRICS_TOKEN, type ChildService, type ScratchDb } from "../test/helpers/child-service.ts";
 import type { Receivers } from "./webhook-receiver.ts";
 
 /** Resident set size of a process in MB (VmRSS of /proc/<pid>/status), or NaN where there is no /proc. */
@@ -20,7 +20,7 @@ export function rssMb(pid: number | undefined): number {
 export type Scrape = Map<string, number>;
 
 export async function scrapeMetrics(baseUrl: string): Promise<Scrape> {
-  const res = await fetch(`${baseUrl}/metrics`);
+  const res = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${CHILD_METRICS_TOKEN}` } });
   if (!res.ok) throw new Error(`${baseUrl}/metrics answered ${res.status}`);
   const out: Scrape = new Map();
   for (const line of (await res.text()).split("\n")) {

@@ -5,12 +5,16 @@ import type { Logger } from "pino";
 import { AppError } from "../core/shared/errors.ts";
 import { errorHandler } from "./error-map.ts";
 import type { CoreClient } from "./graphql-client.ts";
-import { metrics, registry, requestLogging } from "./observability.ts";
+import { publicMetricsRoute } from "./metrics-endpoint.ts";
+import { metrics, requestLogging } from "./observability.ts";
 import { docsRouter } from "./openapi/docs.ts";
 import { v1Router } from "./v1.ts";
 
-/** What every HTTP surface shares: no ETag or 304, request logs and ids, metrics. */
-export function baseApp(logger: Logger): Express {
+/**
+ * What every HTTP surface shares: no ETag or 304, request logs and ids, metrics. /metrics is served
+ * here only to the bearer of `metricsToken` (METRICS_TOKEN); without it, not at all (metrics-endpoint.ts).
+ */
+export function baseApp(logger: Logger, opts: { metricsToken?: string } = {}): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
@@ -22,9 +26,7 @@ export function baseApp(logger: Logger): Express {
   app.use(requestLogging(logger));
   app.use(metrics);
   app.get("/healthz", (_req, res) => void res.json({ ok: true }));
-  app.get("/metrics", async (_req, res) => {
-    res.type(registry.contentType).send(await registry.metrics());
-  });
+  app.get("/metrics", publicMetricsRoute(opts.metricsToken));
   return app;
 }
 

@@ -18,6 +18,8 @@ export interface AppOptions {
   storeFor?: (prefix: string) => Store;
   /** Extra routers mounted before the 404 (hosted pages, demo receiver). */
   extra?: express.Router[];
+  /** METRICS_TOKEN: /metrics on this app for its bearer only; unset, this app serves no /metrics. */
+  metricsToken?: string;
 }
 
 /**
@@ -52,7 +54,7 @@ function graphqlBodyCap(): RequestHandler {
 }
 
 export function createApp(runtime: Runtime, yoga: Yoga, opts: AppOptions = {}): Express {
-  const app = baseApp(runtime.logger);
+  const app = baseApp(runtime.logger, { metricsToken: opts.metricsToken });
   app.get("/readyz", async (_req, res) => {
     try {
       await runtime.db.sql.query("SELECT 1");

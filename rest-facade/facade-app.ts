@@ -13,11 +13,13 @@ export interface FacadeAppOptions {
   logger: Logger;
   /** How long a call to the core may take before the client hears 503 (default 15 s). */
   timeoutMs?: number;
+  /** METRICS_TOKEN: /metrics for its bearer only; unset, no /metrics on this app. */
+  metricsToken?: string;
 }
 
 /** The /v1 facade alone: no database, no runtime; every answer comes from the core over HTTP. */
 export function createFacadeApp(opts: FacadeAppOptions): Express {
-  const app = baseApp(opts.logger);
+  const app = baseApp(opts.logger, { metricsToken: opts.metricsToken });
   const core = createCoreClient({ url: opts.graphqlUrl, facadeSecret: opts.facadeSecret, timeoutMs: opts.timeoutMs });
   const coreReady = new URL("/readyz", opts.graphqlUrl);
   app.get("/readyz", async (_req, res) => {

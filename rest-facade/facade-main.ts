@@ -6,6 +6,7 @@
 import { createLogger } from "../core/shared/logger.ts";
 import { operatorTokenWeakness } from "../core/shared/secrets.ts";
 import { createFacadeApp } from "./facade-app.ts";
+import { metricsBannerLine, metricsExposureFromEnv, startMetricsListener, type MetricsExposure } from "./metrics-endpoint.ts";
 
 export async function startFacade(graphqlUrl: string): Promise<void> {
   const secret = process.env.FACADE_SECRET ?? "";
@@ -24,17 +25,28 @@ export async function startFacade(graphqlUrl: string): Promise<void> {
     console.error(`refusing to start the facade: GRAPHQL_URL is not an http(s) URL: ${graphqlUrl}`);
     process.exit(1);
   }
+  let metricsExposure: MetricsExposure;
+  try {
+    metricsExposure = metricsExposureFromEnv();
+  } catch (err) {
+    console.error(`refusing to start the facade: ${(err as Error).message}`);
+    process.exit(1);
+  }
   const logger = createLogger();
   // The facade alone opens nothing of the core's: say so rather than let a setting look obeyed.
   if (process.env.DATABASE_URL) logger.warn("GRAPHQL_URL is set: this process is the /v1 facade alone and ignores DATABASE_URL");
   if (process.argv.includes("--role")) logger.warn("GRAPHQL_URL is set: --role is ignored (the facade runs no jobs)");
   const port = Number(process.env.PORT ?? 3000);
   const timeout = Number(process.env.GRAPHQL_TIMEOUT_MS ?? "");
-  const app = createFacadeApp({ graphqlUrl: url.toString(), facadeSecret: secret, logger, timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined });
+  const app = createFacadeApp({ graphqlUrl: url.toString(), facadeSecret: secret, logger, timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined, metricsToken: metricsExposure.token });
   const server = app.listen(port);
-  const shutdown = () => server.close(() => process.exit(0));
+  const metricsServer = metricsExposure.port ? await startMetricsListener(metricsExposure.port) : undefined;
+  const shutdown = () => {
+    metricsServer?.close();
+    server.close(() => process.exit(0));
+  };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
   const publicUrl = (process.env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
-  console.log([`billing service (facade) on ${publicUrl}/v1`, `  core:       ${url.origin}${url.pathname}`, `  API docs:   ${publicUrl}/docs`].join("\n"));
+  console.log([`billing service (facade) on ${publicUrl}/v1`, `  core:       ${url.origin}${url.pathname}`, `  API docs:   ${publicUrl}/docs`, metricsBannerLine(metricsExposure, publicUrl)].join("\n"));
 }

@@ -35,28 +35,53 @@ function pathOf(target: string): string | undefined {
   }
 }
 
+/** Distinct route labels kept; more would only come from a bug, and are counted under "other". */
+const MAX_ROUTE_LABELS = 200;
+const seenLabels = new Set<string>();
+
 /**
  * The route template (never the raw path: ids would explode cardinality). A /v1 path is matched
  * against the OpenAPI document's templates, so a route keeps one label whatever answered it: the
  * route (200, 404), the key check (401), the body or Idempotency-Key checks (400), the limiter (429).
- * Express's matched route is only known once a router got that far, and without its mount path after.
+ * Elsewhere it is the Express route that matched, with its router's mount path as it was then
+ * (`matched`); anything no route matched is "unmatched".
  */
-function routeLabel(req: Request): string {
+function routeLabel(req: Request, matched: string | undefined): string {
   const path = pathOf(req.originalUrl);
   if (path === undefined) return "unmatched";
   const documented = documentedRoute(path);
   if (documented) return documented.label;
-  const matched = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : undefined;
   // Under /v1, a route label without its /v1 mount is a /v1 route's stripped label, not another route.
   if (matched && (!V1.test(path) || V1.test(matched))) return matched;
-  if (path.startsWith("/graphql")) return "/graphql";
+  if (path === "/graphql" || path.startsWith("/graphql/")) return "/graphql";
   return "unmatched";
+}
+
+function bounded(label: string): string {
+  if (seenLabels.has(label)) return label;
+  if (seenLabels.size >= MAX_ROUTE_LABELS) return "other";
+  seenLabels.add(label);
+  return label;
 }
 
 export const metrics: RequestHandler = (req, res, next) => {
   const end = latency.startTimer();
+  // The template is taken when Express dispatches to a route: req.baseUrl is then the route's
+  // router's mount path. By the time the answer is sent, a path-mounted middleware (an error handler,
+  // a limiter) may have set req.baseUrl to the raw path it matched, ids included.
+  let matched: string | undefined;
+  let route: { path?: unknown } | undefined;
+  Object.defineProperty(req, "route", {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set(value: { path?: unknown } | undefined) {
+      route = value;
+      if (typeof value?.path === "string") matched = `${req.baseUrl}${value.path}`;
+    },
+  });
   res.on("finish", () => {
-    const route = routeLabel(req);
+    const route = bounded(routeLabel(req, matched));
     requests.inc({ method: req.method, route, status: String(res.statusCode) });
     end({ method: req.method, route });
   });

@@ -23,7 +23,7 @@ export async function buildService(
   db: Db,
   logger: Logger,
   config: RuntimeConfig,
-  opts: { graphqlUrl?: string; redisUrl?: string } = {},
+  opts: { graphqlUrl?: string; redisUrl?: string; metricsToken?: string } = {},
 ): Promise<Service> {
   const runtime = await createRuntime(db, logger, config);
   const storeFor = opts.redisUrl ? await redisStores(opts.redisUrl) : undefined;
@@ -31,7 +31,7 @@ export async function buildService(
   const yoga = createGraphQL(runtime, { storeFor });
   // Hosted pages and their limits (attempt-limits.ts), the demo receiver, the pages' icon and gateway webhooks (raw body).
   const hosted = [checkoutRouter(runtime, { storeFor }), payRouter(runtime, { storeFor }), demoReceiverRouter(runtime, { storeFor }), faviconRouter(), gatewayWebhooksRouter(runtime, { storeFor })];
-  const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: hosted });
+  const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: hosted, metricsToken: opts.metricsToken });
   return { runtime, yoga, app };
 }
 

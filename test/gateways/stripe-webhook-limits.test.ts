@@ -1,10 +1,11 @@
 // POST /gateways/{gateway_account_id}/webhooks is unauthenticated by nature: an address gets 30 refused
-// notices a minute (forged, stale, replayed, unknown account, too large), then its refusals are 429;
-// a notice that verifies is never counted and never limited, and other addresses are not affected.
+// notices a minute (forged, stale, replayed, unknown account, too large); past them, whatever it posts
+// is 429 before any account lookup or verification (the provider retries later). A notice that
+// verifies never spends the budget, and other addresses are not affected.
 // Each test posts from loopback addresses of its own (127.0.0.x: Linux routes all of 127/8 to lo),
 // because the suite shares one service.
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REFUSED_NOTICES_PER_MINUTE } from "../../rest-facade/gateway-webhooks.ts";
 import { issuePixCharge } from "../../core/billing/issue-pix-charge.ts";
 import { ensureCycleInvoice } from "../../core/billing/ensure-cycle-invoice.ts";
@@ -38,7 +39,7 @@ async function paidPixNotice(s: Awaited<ReturnType<typeof stripeOffer>>) {
 }
 
 describe("refused gateway notices are limited per address", () => {
-  it(`${REFUSED_NOTICES_PER_MINUTE} refusals a minute, then 429 with Retry-After; a genuine notice from that address still applies; another address is untouched`, async () => {
+  it(`${REFUSED_NOTICES_PER_MINUTE} refusals a minute, then 429 with Retry-After; another address is untouched`, async () => {
     const s = await stripeOffer(fake);
     const from = "127.0.0.71";
     const statuses: number[] = [];
@@ -52,17 +53,42 @@ describe("refused gateway notices are limited per address", () => {
     // An unknown account and an oversized body count too, and are 429 now.
     expect((await postFrom(from, "gwa_doesnotexist000000", fake.signed(someEvent()))).status).toBe(429);
 
-    // Stripe's genuine notice from the same address is verified and applied: never limited, never counted.
-    const { payment, event } = await paidPixNotice(s);
-    const genuine = await postFrom(from, s.accountId, fake.signed(event));
-    expect(genuine.status).toBe(200);
-    expect(genuine.json()).toMatchObject({ result: "applied" });
-    expect((await svc.runtime.db.prisma.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PAID");
-    // Its replay is a refusal again: 429 while the address is over budget.
-    expect((await postFrom(from, s.accountId, fake.signed(event))).status).toBe(429);
-
     // Another address has its own budget.
     expect((await postFrom("127.0.0.72", s.accountId, forged(someEvent()))).status).toBe(400);
+  });
+
+  it("an address over its budget is answered 429 before any lookup or verification, even for a genuine notice", async () => {
+    const s = await stripeOffer(fake);
+    const from = "127.0.0.75";
+    for (let i = 0; i < REFUSED_NOTICES_PER_MINUTE; i++) expect((await postFrom(from, s.accountId, forged(someEvent()))).status).toBe(400);
+    const { payment, event } = await paidPixNotice(s);
+    const warn = vi.spyOn(svc.runtime.logger, "warn");
+    const lookups = vi.spyOn(svc.runtime.db.prisma.gatewayAccount, "findUnique");
+    try {
+      // A forged notice is not verified (no refusal logged), nor its account looked up.
+      const over = await postFrom(from, s.accountId, forged(someEvent()));
+      expect(over.status).toBe(429);
+      expect(over.json()).toMatchObject({ code: "rate_limited" });
+      expect(Number(over.headers["retry-after"])).toBeGreaterThan(0);
+      expect(Number(over.headers["retry-after"])).toBeLessThanOrEqual(60);
+      expect(over.headers["ratelimit-remaining"]).toBe("0");
+      // Stripe's genuine notice from that address waits too: nothing applied, nothing recorded.
+      expect((await postFrom(from, s.accountId, fake.signed(event))).status).toBe(429);
+      expect(warn.mock.calls.filter((c) => c.includes("gateway webhook refused"))).toEqual([]);
+      expect(lookups).not.toHaveBeenCalled();
+      expect((await svc.runtime.db.prisma.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).not.toBe("PAID");
+      expect(await svc.runtime.db.prisma.gatewayNotification.count({ where: { gatewayAccountId: s.accountId } })).toBe(0);
+      // The same notice from an address within its budget (Stripe's retry, in production a minute later) applies.
+      lookups.mockClear();
+      const retried = await postFrom("127.0.0.76", s.accountId, fake.signed(event));
+      expect(retried.status).toBe(200);
+      expect(retried.json()).toMatchObject({ result: "applied" });
+      expect(lookups).toHaveBeenCalled();
+      expect((await svc.runtime.db.prisma.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PAID");
+    } finally {
+      warn.mockRestore();
+      lookups.mockRestore();
+    }
   });
 
   it("genuine notices are never limited, however many", async () => {

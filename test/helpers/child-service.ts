@@ -12,6 +12,8 @@ import { pgPoolConfig } from "../../prisma/connection.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CHILD_ADMIN_TOKEN = "adm_child_operator_token_0123456789";
+/** METRICS_TOKEN of child services (bench/service-probes.ts scrapes /metrics with it). */
+export const CHILD_METRICS_TOKEN = "mtr_child_Q7vK2pXe9LwN4sRb8TzH3mYc6JdF";
 
 /** The PostgreSQL server drills run against: DATABASE_URL's server, else the local one. */
 export const PG_SERVER = process.env.BENCH_PG_URL || process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -103,6 +105,7 @@ export async function startChildService(opts: ChildOptions): Promise<ChildServic
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     ADMIN_TOKEN: CHILD_ADMIN_TOKEN,
+    METRICS_TOKEN: CHILD_METRICS_TOKEN,
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? "warn",
     ...opts.env,

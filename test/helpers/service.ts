@@ -18,6 +18,8 @@ process.env.GATEWAY_ALLOW_BASE_URL_OVERRIDE ??= "true";
 // (read when it builds /graphql) and to every facade a test starts.
 process.env.FACADE_SECRET ??= `fcd_${randomBytes(24).toString("base64url")}`;
 export const FACADE_SECRET = process.env.FACADE_SECRET;
+/** The test service's METRICS_TOKEN: /metrics answers only its bearer (metricsText). */
+export const TEST_METRICS_TOKEN = `mtr_${randomBytes(24).toString("base64url")}`;
 
 export interface TestService extends Service {
   baseUrl: string;
@@ -48,7 +50,7 @@ export function testService(): Promise<TestService> {
       adminToken: ADMIN_TOKEN,
       publicUrl: "http://localhost",
       allowGatewayBaseUrlOverride: true,
-    });
+    }, { metricsToken: TEST_METRICS_TOKEN });
     // Webhooks are delivered as in production (the other jobs are driven by advanceClock).
     await startWebhookDelivery(service.runtime);
     const server = service.app.listen(0, "127.0.0.1");
@@ -57,4 +59,11 @@ export function testService(): Promise<TestService> {
     return { ...service, server, baseUrl: `http://127.0.0.1:${port}` };
   })();
   return shared;
+}
+
+/** The test service's /metrics text (with its METRICS_TOKEN). */
+export async function metricsText(): Promise<string> {
+  const res = await fetch(`${(await testService()).baseUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
+  if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+  return res.text();
 }

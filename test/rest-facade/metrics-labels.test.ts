@@ -2,7 +2,8 @@
 // whatever answered the request (the route, the key check, the Idempotency-Key check, the limiter).
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { call, get, op, post } from "../helpers/http.ts";
+import { get, op, post } from "../helpers/http.ts";
+import { metricsText } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { subscribe } from "../helpers/billing.ts";
 
@@ -13,9 +14,9 @@ const TEMPLATES = new Set(Object.keys(doc.paths).map((p) => p.replace(/\{([^}]+)
 
 /** http_requests_total as "METHOD route status" -> count. */
 async function requestCounts(): Promise<Series> {
-  const r = await call("GET", "/metrics");
+  const text = await metricsText();
   const out: Series = new Map();
-  for (const m of r.text.matchAll(/^http_requests_total\{method="([^"]*)",route="([^"]*)",status="(\d+)"\} (\d+)$/gm)) {
+  for (const m of text.matchAll(/^http_requests_total\{method="([^"]*)",route="([^"]*)",status="(\d+)"\} (\d+)$/gm)) {
     out.set(`${m[1]} ${m[2]} ${m[3]}`, Number(m[4]));
   }
   return out;

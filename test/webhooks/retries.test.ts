@@ -14,7 +14,7 @@ import { isPrivateHost } from "../../core/webhooks/endpoint-url.ts";
 import { newId } from "../../core/shared/ids.ts";
 import { advanceClock, CARDS, subscribe } from "../helpers/billing.ts";
 import { get, gql, op } from "../helpers/http.ts";
-import { testService } from "../helpers/service.ts";
+import { metricsText, testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { addEndpoint, deliveries, receiversPerTest } from "../helpers/webhook-receiver.ts";
 
@@ -74,7 +74,7 @@ describe("webhook retries on the tenant's clock", () => {
 
     // The alarm: an error log line per delivery, the metric, and the GraphQL list (tenant and operator).
     expect(alarm.mock.calls.filter((c) => c[1] === "webhook delivery exhausted")).toHaveLength(2);
-    const metrics = await (await fetch(`${(await testService()).baseUrl}/metrics`)).text();
+    const metrics = await metricsText();
     expect(Number(/^webhook_deliveries_exhausted_total (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
     const mine = await gql(`{ exhaustedWebhookDeliveries(first: 10) { edges { node { id event { id } } } } }`, {}, t.readKey);
     expect(mine.data.exhaustedWebhookDeliveries.edges.map((e: any) => e.node.id).sort()).toEqual(log.map((d) => d.id).sort());
