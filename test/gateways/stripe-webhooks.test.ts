@@ -11,11 +11,13 @@ import { refundPayment } from "../../core/refunds/refund-payment.ts";
 import { StripeAdapter } from "../../core/gateways/stripe-adapter.ts";
 import { accountRef } from "../../core/gateways/registry.ts";
 import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
+import { REFUSED_NOTICES_PER_MINUTE } from "../../rest-facade/gateway-webhooks.ts";
 import { FakeStripe, startFakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
 import type { TestService } from "../helpers/service.ts";
 import { SECRET_KEY, startStripeTestbed, stripeOffer, WEBHOOK_SECRET } from "../helpers/stripe.ts";
 import type { TestTenant } from "../helpers/tenant.ts";
+import { sendFrom } from "../security/hosted-client.ts";
 
 
 let fake: FakeStripe;
@@ -75,7 +77,7 @@ async function paidPix(s: Setup) {
 }
 
 describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
-  it("Pix paid: payment and invoice paid, invoice.paid once; the same event again is 400 and changes nothing", async () => {
+  it("Pix paid: payment and invoice paid, invoice.paid once; the same event again is 200 duplicate and changes nothing", async () => {
     const s = await stripeTenant();
     const { invoice, payment, event } = await paidPix(s);
     expect(payment.status).toBe("PROCESSING");
@@ -93,11 +95,28 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
     expect(JSON.stringify(rows[0]!.summary)).not.toMatch(/whsec_|sk_test_/);
 
     const events = await prisma().event.count({ where: { tenantId: s.t.tenantId } });
+    // Stripe delivers again when our 200 was lost: verified, already recorded, answered 200, nothing written.
     const replay = await post(s.url, fake.signed(event));
-    expect(replay.status).toBe(400);
-    expect(replay.body).toMatchObject({ code: "webhook_refused" });
+    expect(replay).toMatchObject({ status: 200, body: { received: true, event_id: event.id, result: "duplicate" } });
     expect(await prisma().event.count({ where: { tenantId: s.t.tenantId } })).toBe(events);
     expect(await notifications(s)).toHaveLength(1);
+    expect((await prisma().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status).toBe("PAID");
+  });
+
+  it("verified duplicates never count as refusals; a forged or stale copy of the same event is still 400", async () => {
+    const s = await stripeTenant();
+    const { event } = await paidPix(s);
+    const from = "127.0.0.81";
+    const send = (signed: { rawBody: string; headers: Record<string, string> }) => sendFrom(from, svc.baseUrl, `/gateways/${s.accountId}/webhooks`, signed.rawBody, signed.headers);
+    expect((await send(fake.signed(event))).json()).toMatchObject({ result: "applied" });
+    const answers: number[] = [];
+    for (let i = 0; i <= REFUSED_NOTICES_PER_MINUTE; i++) answers.push((await send(fake.signed(event))).status);
+    expect(answers).toEqual(Array(REFUSED_NOTICES_PER_MINUTE + 1).fill(200));
+    expect(await notifications(s)).toHaveLength(1);
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+    // The budget is untouched: a forged and a stale copy are refused (400), not rate limited (429).
+    expect((await send(fake.signed(event, { secret: `whsec_${randomBytes(16).toString("hex")}` }))).status).toBe(400);
+    expect((await send(fake.signed(event, { timestampSeconds: Math.floor(Date.now() / 1000) - 301 }))).status).toBe(400);
   });
 
   it("a forged or stale signature, or none, is 400 and changes nothing", async () => {
@@ -133,11 +152,12 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
     expect(await notifications(s)).toMatchObject([{ providerEventId: "evt_unknown_account", kind: "ignored", result: "ignored", appliedAt: null }]);
   });
 
-  it("two deliveries of one event at once: one applies, the other is 400; one row, one invoice.paid", async () => {
+  it("two deliveries of one event at once: one applies, the other is a duplicate; one row, one invoice.paid", async () => {
     const s = await stripeTenant();
     const { payment, event } = await paidPix(s);
     const answers = await Promise.all([post(s.url, fake.signed(event)), post(s.url, fake.signed(event))]);
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers.map((a) => a.body.result).sort()).toEqual(["applied", "duplicate"]);
     expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PAID");
     expect(await eventCount(s, "invoice.paid")).toBe(1);
     expect(await notifications(s)).toHaveLength(1);
@@ -264,8 +284,8 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
     expect(await post(s.url, fake.signed(dispute))).toMatchObject({ status: 200, body: { result: "applied" } });
     expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("CHARGEDBACK");
     expect(await eventCount(s, "subscription.canceled")).toBe(1);
-    // Replayed: 400, no second effect.
-    expect((await post(s.url, fake.signed(dispute))).status).toBe(400);
+    // Delivered again: 200 duplicate, no second effect.
+    expect(await post(s.url, fake.signed(dispute))).toMatchObject({ status: 200, body: { result: "duplicate" } });
     expect(await eventCount(s, "subscription.canceled")).toBe(1);
   });
 
