@@ -51,8 +51,8 @@ describe("Stripe: a Pix paid after we expired it", () => {
     const log = await (await testService()).runtime.db.prisma.gatewayEvent.findMany({ where: { subscriptionId: s.subscriptionId }, orderBy: { id: "asc" } });
     expect(log.map((e) => `${e.kind}:${e.outcome}:${e.paymentId === late.id}`).slice(-2)).toEqual(["pix_paid:approved:true", "refund:refunded:true"]);
 
-    // Stripe delivers again: a replay, 400; another event about the same payment: ignored. Recorded once.
-    expect((await deliver(fake, s.accountId, paid)).status).toBe(400);
+    // Stripe delivers again: a 200 duplicate; another event about the same payment: ignored. Recorded once.
+    expect(await deliver(fake, s.accountId, paid)).toMatchObject({ status: 200, body: { result: "duplicate" } });
     const other = { ...structuredClone(paid), id: `evt_${randomBytes(8).toString("hex")}` };
     expect(await deliver(fake, s.accountId, other)).toMatchObject({ status: 200, body: { result: "ignored" } });
     expect(await paymentsOf(s.subscriptionId)).toHaveLength(2);
