@@ -94,6 +94,7 @@ export async function applyGatewayNotification(
           const late = await recordLatePixPayment(runtime, {
             failed: payment,
             chargeId: n.chargeId,
+            amountCents: n.amountCents,
             now,
             record: record("applied"),
             beforeSettling: (p) => logGatewayEvent(prisma, paymentNotice(p, { kind: n.kind, outcome: "approved", gatewayId: n.chargeId, at: now })),
@@ -109,7 +110,8 @@ export async function applyGatewayNotification(
         const approved = n.kind !== "charge_failed";
         await settlePayment(
           runtime,
-          { tenantId, paymentId: payment.id, verdict: { outcome: approved ? "approved" : "declined", chargeId: n.chargeId, detailCode: n.detailCode }, now },
+          // The money is what the provider says it received, not what we asked.
+          { tenantId, paymentId: payment.id, verdict: { outcome: approved ? "approved" : "declined", chargeId: n.chargeId, detailCode: n.detailCode, amountCents: n.amountCents }, now },
           { record: record("applied") },
         );
         await logGatewayEvent(prisma, paymentNotice(payment, { kind: n.kind, outcome: approved ? "approved" : "declined", gatewayId: n.chargeId, at: now }));

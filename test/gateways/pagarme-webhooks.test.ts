@@ -96,6 +96,19 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-r
     expect((await send(fake.notice("charge.paid", { id: "ch_notatpagarme000000", status: "paid" }))).status).toBe(400);
   });
 
+  it("a Pix Pagar.me reports paid short (paid_amount 100): nothing is paid, the 100 received are refunded, the invoice stays open", async () => {
+    const s = await pagarmeOffer(fake);
+    const { invoice, payment } = await pendingPix(s);
+    fake.payPix(payment.gatewayChargeId);
+    fake.charges.get(payment.gatewayChargeId)!.paid_amount = 100;
+    expect(await deliverNotice(s.accountId, fake.lastEvent("charge.paid", payment.gatewayChargeId)!)).toMatchObject({ status: 200, body: { result: "applied" } });
+    const cancels = fake.requests.filter((r) => r.method === "DELETE" && r.path === `/charges/${payment.gatewayChargeId}` && !r.replayed);
+    expect(cancels.map((r) => r.body.amount)).toEqual([100]);
+    expect(await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({ status: "REFUNDED", amountCents: invoice.amountCents, amountReceivedCents: 100, refundedAmountCents: 100 });
+    expect((await prisma().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status).toBe("OPEN");
+    expect(await eventCount(s, "invoice.paid")).toBe(0);
+  });
+
   it("a forged notice claiming paid for an unpaid Pix changes nothing; a notice for an unknown id is refused", async () => {
     const s = await pagarmeOffer(fake);
     const { payment } = await pendingPix(s);

@@ -18,6 +18,7 @@ import type { TestService } from "../helpers/service.ts";
 import { SECRET_KEY, startStripeTestbed, stripeOffer, WEBHOOK_SECRET } from "../helpers/stripe.ts";
 import type { TestTenant } from "../helpers/tenant.ts";
 import { sendFrom } from "../security/hosted-client.ts";
+import { gql } from "../helpers/http.ts";
 
 
 let fake: FakeStripe;
@@ -75,6 +76,90 @@ async function paidPix(s: Setup) {
   expect(event.data.object.id).toBe(payment.gatewayChargeId);
   return { invoice, payment, event };
 }
+
+/** The subscription's invoices and their payments as the tenant reads them (GraphQL). */
+async function invoicesOf(s: Setup, subscriptionId: string) {
+  const r = await gql(
+    `query($s: String) { invoices(subscriptionId: $s) { edges { node { id status payments {
+       id status amountCents paidAmountCents refundedAmountCents refundInFlight refundReason items { kind amountCents refundedAmountCents } } } } } }`,
+    { s: subscriptionId },
+    s.t.readKey,
+  );
+  expect(r.errors).toBeUndefined();
+  return r.data.invoices.edges.map((e: any) => e.node);
+}
+
+/** The refund requests Stripe received for a PaymentIntent (POST /v1/refunds), as amounts. */
+const refundsAsked = (pi: string) => fake.requests.filter((q) => q.method === "POST" && q.path === "/v1/refunds" && q.params.payment_intent === pi && !q.replayed).map((q) => Number(q.params.amount));
+
+describe("Stripe: the money is what Stripe received (amount_received), not what was asked", () => {
+  it("a Pix paid short of an open invoice: nothing is paid, the 100 received are refunded (100, not the invoice's amount), the invoice stays open", async () => {
+    const s = await stripeTenant();
+    const { invoice, payment, event } = await paidPix(s);
+    expect(invoice.amountCents).toBeGreaterThan(100);
+    const short = structuredClone(event);
+    short.data.object.amount_received = 100;
+    expect(await post(s.url, fake.signed(short))).toMatchObject({ status: 200, body: { result: "applied" } });
+
+    expect(refundsAsked(payment.gatewayChargeId)).toEqual([100]);
+    const [inv] = await invoicesOf(s, invoice.subscriptionId);
+    expect(inv).toMatchObject({ id: invoice.id, status: "OPEN" });
+    expect(inv.payments).toEqual([
+      expect.objectContaining({ id: payment.id, status: "REFUNDED", amountCents: invoice.amountCents, paidAmountCents: 100, refundedAmountCents: 100, refundInFlight: false }),
+    ]);
+    expect(inv.payments[0].refundReason).toMatch(/menor que o cobrado/);
+    expect(await eventCount(s, "invoice.paid")).toBe(0);
+    expect(await eventCount(s, "payment.refunded")).toBe(1);
+    const row = await fetch(`${svc.baseUrl}/v1/payments/${payment.id}`, { headers: { authorization: `Bearer ${s.t.readKey}` } }).then((r) => r.json() as any);
+    expect(row).toMatchObject({ status: "refunded", refunded_amount_cents: 100, refund_in_flight: false });
+  });
+
+  it("a Pix paid over an open invoice: the invoice is paid and only the excess is refunded, from its own item", async () => {
+    const s = await stripeTenant();
+    const { invoice, payment, event } = await paidPix(s);
+    const over = structuredClone(event);
+    over.data.object.amount_received = invoice.amountCents + 250;
+    expect(await post(s.url, fake.signed(over))).toMatchObject({ status: 200, body: { result: "applied" } });
+
+    expect(refundsAsked(payment.gatewayChargeId)).toEqual([250]);
+    const [inv] = await invoicesOf(s, invoice.subscriptionId);
+    expect(inv).toMatchObject({ id: invoice.id, status: "PAID" });
+    expect(inv.payments[0]).toMatchObject({ status: "PAID", amountCents: invoice.amountCents, paidAmountCents: invoice.amountCents + 250, refundedAmountCents: 250, refundInFlight: false });
+    expect(inv.payments[0].items).toEqual(
+      expect.arrayContaining([
+        { kind: "plan", amountCents: invoice.amountCents, refundedAmountCents: 0 },
+        { kind: "overpayment", amountCents: 250, refundedAmountCents: 250 },
+      ]),
+    );
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+  });
+
+  it("a Pix for an invoice of a subscription canceled meanwhile, paid short: the surplus refund is of the 100 received", async () => {
+    const s = await stripeTenant();
+    const { invoice, payment, event } = await paidPix(s);
+    // Canceled while its invoice was open (the race settlement-decision.ts guards: a duty read it live just before).
+    await prisma().subscription.update({ where: { id: invoice.subscriptionId }, data: { status: "CANCELED", canceledAt: now(), nextBillingAt: null } });
+    const short = structuredClone(event);
+    short.data.object.amount_received = 100;
+    expect(await post(s.url, fake.signed(short))).toMatchObject({ status: 200, body: { result: "applied" } });
+    expect(refundsAsked(payment.gatewayChargeId)).toEqual([100]);
+    const [inv] = await invoicesOf(s, invoice.subscriptionId);
+    expect(inv.status).not.toBe("PAID");
+    expect(inv.payments[0]).toMatchObject({ status: "REFUNDED", paidAmountCents: 100, refundedAmountCents: 100 });
+  });
+
+  it("a lost notice of a Pix paid short: the reconcile job reads amount_received at Stripe and refunds that, the invoice stays open", async () => {
+    const s = await stripeTenant();
+    const { invoice, payment } = await paidPix(s);
+    fake.paymentIntents.get(payment.gatewayChargeId)!.amount_received = 100;
+    await prisma().payment.update({ where: { id: payment.id }, data: { createdAt: new Date(now().getTime() - 5 * 60_000) } });
+    await reconcilePayments(svc.runtime);
+    expect(refundsAsked(payment.gatewayChargeId)).toEqual([100]);
+    const [inv] = await invoicesOf(s, invoice.subscriptionId);
+    expect(inv.status).toBe("OPEN");
+    expect(inv.payments[0]).toMatchObject({ status: "REFUNDED", paidAmountCents: 100, refundedAmountCents: 100 });
+  });
+});
 
 describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
   it("Pix paid: payment and invoice paid, invoice.paid once; the same event again is 200 duplicate and changes nothing", async () => {
