@@ -59,12 +59,12 @@ export function decideSettlement(f: SettlementFacts): SettlementDecision {
   const received = Number.isSafeInteger(f.receivedCents) && f.receivedCents! > 0 ? f.receivedCents! : charged;
   const excessCents = Math.max(0, received - charged);
   const surplus = (voidInvoice: boolean) => ({ result: "surplus" as const, item, voidInvoice, receivedCents: received, why: "closed" as const });
-  const paid = (then: "invoice" | "plan_change" | "order" | "nothing") => ({ result: "paid" as const, item, then, receivedCents: received, excessCents });
-  if (received < charged) {
-    // Short: nothing is bought with part of the money. The invoice or order stays as it is, owed (a
-    // proration's is void: its change is not applied, as on a decline).
-    return { result: "surplus", item, voidInvoice: proration && openInvoice, receivedCents: received, why: "underpaid" };
-  }
+  // Short: nothing is bought with part of the money. The invoice or order stays as it is, owed (a
+  // proration's is void: its change is not applied, as on a decline).
+  const paid = (then: "invoice" | "plan_change" | "order" | "nothing"): SettlementDecision =>
+    received < charged
+      ? { result: "surplus", item, voidInvoice: proration && openInvoice, receivedCents: received, why: "underpaid" }
+      : { result: "paid", item, then, receivedCents: received, excessCents };
   if (f.invoice) {
     // A proration heard without its live plan change (reconciliation after a crash or a lost answer),
     // or whose subscription moved meanwhile (a cancel, a refund): the change will not be applied.
