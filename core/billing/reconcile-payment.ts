@@ -33,7 +33,7 @@ export async function reconcilePayment(runtime: Runtime, payment: Payment, now: 
   return settlePayment(runtime, {
     tenantId: payment.tenantId,
     paymentId: payment.id,
-    verdict: { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode },
+    verdict: { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode, amountCents: status.amountCents },
     now,
   });
 }

@@ -33,7 +33,7 @@ export async function reconcilePixPayments(runtime: Runtime, opts: { olderThanMs
     const status = await askProvider(runtime, payment, now);
     count(
       status?.outcome === "approved"
-        ? await settlePayment(runtime, { tenantId: payment.tenantId, paymentId: payment.id, verdict: { outcome: "approved", chargeId: status.chargeId, detailCode: "" }, now })
+        ? await settlePayment(runtime, { tenantId: payment.tenantId, paymentId: payment.id, verdict: { outcome: "approved", chargeId: status.chargeId, detailCode: "", amountCents: status.amountCents }, now })
         : "unresolved",
     );
   }
@@ -60,7 +60,7 @@ export async function reconcilePixPayments(runtime: Runtime, opts: { olderThanMs
       continue;
     }
     try {
-      count(`late_${await recordLatePixPayment(runtime, { failed: payment, chargeId: status.chargeId, now })}`);
+      count(`late_${await recordLatePixPayment(runtime, { failed: payment, chargeId: status.chargeId, amountCents: status.amountCents, now })}`);
     } catch (err) {
       // Its notice recorded it at the same moment (the derived key is UNIQUE): nothing left to do.
       if (!isUniqueViolation(err)) throw err;

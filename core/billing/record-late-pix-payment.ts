@@ -16,7 +16,15 @@ export const latePixKey = (failed: Pick<Payment, "idempotencyKey">) => `${failed
 
 export async function recordLatePixPayment(
   runtime: Runtime,
-  input: { failed: Payment; chargeId: string; now: Date; record?: (tx: Tx) => Promise<void>; beforeSettling?: (late: Payment) => Promise<void> },
+  input: {
+    failed: Payment;
+    chargeId: string;
+    /** What the gateway says it received (null: the amount charged): a surplus is refunded of exactly that. */
+    amountCents?: number | null;
+    now: Date;
+    record?: (tx: Tx) => Promise<void>;
+    beforeSettling?: (late: Payment) => Promise<void>;
+  },
 ): Promise<SettleResult | "already_recorded"> {
   const { failed, now } = input;
   if (failed.method !== "PIX" || failed.status !== "FAILED") throw new Error(`payment ${failed.id} is not a failed Pix attempt`);
@@ -40,6 +48,7 @@ export async function recordLatePixPayment(
     method: "PIX",
     methodKind: failed.methodKind,
     amountCents: failed.amountCents,
+    amountReceivedCents: null,
     currency: failed.currency,
     status: "PROCESSING",
     attemptNo,
@@ -63,7 +72,7 @@ export async function recordLatePixPayment(
   await input.beforeSettling?.(late);
   return settlePayment(
     runtime,
-    { tenantId: failed.tenantId, paymentId: id, verdict: { outcome: "approved", chargeId: input.chargeId, detailCode: "" }, now },
+    { tenantId: failed.tenantId, paymentId: id, verdict: { outcome: "approved", chargeId: input.chargeId, detailCode: "", amountCents: input.amountCents }, now },
     {
       // Written in the settlement's own transaction: the attempt never exists without its verdict, and a
       // second recording of the same late payment collides on the key and rolls back.

@@ -3,14 +3,16 @@
 // proration, and the card batch's whole batch at once. In one transaction, under the subscription
 // locks: the decision (settlement-decision.ts), then the payment, its invoice or order, the
 // subscription and their events, every status through its transition table. Settling twice is a
-// no-op ("already_settled"). A surplus is refunded right after the commit.
+// no-op ("already_settled"). The money is what the gateway says it received (verdict.amountCents),
+// kept on the payment; a surplus (all of it) or an excess over the charge is refunded right after the commit.
 import type { Invoice, Order, Payment, Subscription } from "../../generated/prisma/client.ts";
 import type { ChargeOutcome } from "../gateways/gateway-calls.ts";
 import type { Runtime } from "../runtime.ts";
 import type { Tx } from "../events/record-event.ts";
 import { applyOrderPaid } from "../orders/apply-order-paid.ts";
 import { ORDER } from "../orders/transitions.ts";
-import { refundSurplusPayment, SURPLUS_REFUND_REASON } from "../payments/refund-surplus-payment.ts";
+import { EXCESS_ITEM_KIND } from "../payments/payment-payload.ts";
+import { refundSurplusPayment, surplusReason } from "../payments/refund-surplus-payment.ts";
 import { PAYMENT } from "../payments/transitions.ts";
 import { newId } from "../shared/ids.ts";
 import { moveStatusRows, tryMoveStatus, type SqlType } from "../shared/transition.ts";
@@ -37,7 +39,10 @@ export interface Settlement {
   };
 }
 
-/** surplus: approved money for an invoice or order already settled or closed, or a plan change that no longer applies; refunded in full right after. */
+/**
+ * surplus: approved money that pays nothing, refunded in full right after: for an invoice or order already
+ * settled or closed, a plan change that no longer applies, or less than the charge (the invoice or order stays owed).
+ */
 export type SettleResult = "paid" | FailureEffect | "already_settled" | "surplus" | "unknown";
 
 /**
@@ -58,7 +63,7 @@ export async function settlePayment(runtime: Runtime, input: Settlement, opts: S
 export async function settlePayments(runtime: Runtime, list: Settlement[], opts: SettleOptions = {}): Promise<SettleResult[]> {
   if (list.length === 0) return [];
   const wallNow = runtime.wallClock.now();
-  const results = await runtime.db.prisma.$transaction(
+  const { results, refunds } = await runtime.db.prisma.$transaction(
     async (tx) => {
       await opts.record?.(tx);
       return settleInTx(tx, list, wallNow, opts.releaseBillingLeases ?? false);
@@ -66,12 +71,14 @@ export async function settlePayments(runtime: Runtime, list: Settlement[], opts:
     { timeout: 60_000 },
   );
   runtime.faults?.("after-commit");
-  for (const [i, s] of list.entries()) if (results[i] === "surplus") await refundSurplusPayment(runtime, s);
+  for (const r of refunds) await refundSurplusPayment(runtime, r);
   return results;
 }
 
 /** What settling reads of a payment, its invoice and its subscription (a batch reads hundreds: only these). */
 type PaymentRead = Pick<Payment, "id" | "tenantId" | "status" | "amountCents" | "invoiceId" | "orderId" | "subscriptionId" | "gatewayChargeId" | "refundReason">;
+/** A refund of money taken that pays nothing, made after the commit (refund-surplus-payment.ts). */
+type SurplusRefund = { tenantId: string; paymentId: string; now: Date; amountCents: number; reason: string };
 type InvoiceRead = Pick<Invoice, "id" | "tenantId" | "status" | "kind" | "periodStart" | "periodEnd" | "discountCents">;
 /** What opening a period and dunning read of a subscription (a plan change re-reads its whole row). */
 type SubscriptionRead = Pick<
@@ -91,7 +98,7 @@ interface Row {
 
 type PaymentWithInvoice = PaymentRead & { [K in keyof InvoiceRead as `invoice_${K}`]: InvoiceRead[K] | null };
 
-async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeases: boolean): Promise<SettleResult[]> {
+async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeases: boolean): Promise<{ results: SettleResult[]; refunds: SurplusRefund[] }> {
   const results: SettleResult[] = list.map(() => "already_settled");
   const ids = list.map((s) => s.paymentId);
   // The subscriptions first, in id order (the order every subscription action locks in), found through
@@ -138,6 +145,7 @@ async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeas
     const subscription = (payment.subscriptionId && subscriptionById.get(payment.subscriptionId)) || null;
     const d = decideSettlement({
       payment,
+      receivedCents: s.verdict.outcome === "approved" ? s.verdict.amountCents : null,
       invoice,
       order,
       subscription,
@@ -150,8 +158,17 @@ async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeas
   // The payments first: the conditional UPDATE is the claim. One settled meanwhile is left alone.
   const moved = new Set(await movePayments(tx, rows.filter((r): r is Row => r !== null)));
   const done = rows.map((r) => (r && (moved.has(r.payment.id) || (r.d.result === "unknown" && !r.d.mark)) ? r : null));
+  // A paid charge is its item (and the excess taken over it, its own item, the one its refund goes to);
+  // a surplus is all the money received.
+  const item = (r: Row, kind: string, amountCents: number) => ({ id: newId("paymentItem"), tenantId: r.payment.tenantId, paymentId: r.payment.id, kind, amountCents });
   const items = done.flatMap((r) =>
-    r && (r.d.result === "paid" || r.d.result === "surplus") ? [{ id: newId("paymentItem"), tenantId: r.payment.tenantId, paymentId: r.payment.id, kind: r.d.item, amountCents: r.payment.amountCents }] : [],
+    !r
+      ? []
+      : r.d.result === "paid"
+        ? [item(r, r.d.item, r.payment.amountCents), ...(r.d.excessCents > 0 ? [item(r, EXCESS_ITEM_KIND, r.d.excessCents)] : [])]
+        : r.d.result === "surplus"
+          ? [item(r, r.d.item, r.d.receivedCents)]
+          : [],
   );
   if (items.length) await tx.paymentItem.createMany({ data: items });
   await moveStatusRows(tx, INVOICE, {
@@ -185,7 +202,19 @@ async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeas
     const rest = subIds.filter((id) => !reopened.has(id));
     if (rest.length) await tx.$executeRaw`UPDATE subscriptions SET billing_lease_until = NULL WHERE id = ANY(${rest}::text[])`;
   }
-  return results;
+  const refunds = done.flatMap((r): SurplusRefund[] => {
+    const refund = r && refundOf(r);
+    return r && refund ? [{ tenantId: r.s.tenantId, paymentId: r.payment.id, now: r.s.now, ...refund }] : [];
+  });
+  return { results, refunds };
+}
+
+/** What a settled row gives back at once: all it received (a surplus), or what it received over the charge. */
+function refundOf(r: Row): { amountCents: number; reason: string } | null {
+  const { d, payment } = r;
+  if (d.result === "surplus") return { amountCents: d.receivedCents, reason: surplusReason(d.why, d.receivedCents, payment.amountCents) };
+  if (d.result === "paid" && d.excessCents > 0) return { amountCents: d.excessCents, reason: surplusReason("overpaid", d.receivedCents, payment.amountCents) };
+  return null;
 }
 
 /** The order's side and the dunning side, row by row (rare in a batch: declines, orders). */
@@ -216,6 +245,7 @@ const PAID_COLUMNS: Record<string, SqlType> = {
   paid_at: "timestamp",
   gateway_charge_id: "text",
   paid_invoice_id: "text",
+  amount_received_cents: "integer",
   failure_code: "text",
   refund_in_flight: "boolean",
   refund_reason: "text",
@@ -234,17 +264,20 @@ async function movePayments(tx: Tx, rows: Row[]): Promise<string[]> {
       columns: PAID_COLUMNS,
       rows: paid.map((r) => {
         // Surplus: the money is recorded, kept off the invoice, and refunded. paid_invoice_id is UNIQUE:
-        // the database refuses a second successful charge of one invoice.
-        const surplus = r.d.result === "surplus";
+        // the database refuses a second successful charge of one invoice. An excess is refunded too.
+        const d = r.d as Extract<SettlementDecision, { result: "paid" | "surplus" }>;
+        const surplus = d.result === "surplus";
+        const refund = refundOf(r);
         return {
           ...key(r),
           values: {
             paid_at: r.s.now,
             gateway_charge_id: chargeId(r),
             paid_invoice_id: surplus ? null : r.payment.invoiceId,
+            amount_received_cents: d.receivedCents,
             failure_code: "",
-            refund_in_flight: surplus,
-            refund_reason: surplus ? SURPLUS_REFUND_REASON : r.payment.refundReason,
+            refund_in_flight: refund !== null,
+            refund_reason: refund ? refund.reason : r.payment.refundReason,
           },
         };
       }),

@@ -147,6 +147,8 @@ export interface StatusResult {
   outcome: "approved" | "declined" | "pending" | "not_found";
   chargeId: string;
   detailCode: string;
+  /** Approved: the cents the gateway says it received, when it says (absent: the amount charged). */
+  amountCents?: number | null;
 }
 
 /** A timeout or transport error: the outcome at the gateway is unknown until fetchStatus says. */

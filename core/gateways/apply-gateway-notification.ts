@@ -3,9 +3,11 @@
 // applied through the same use cases as our own flows: settlePayment (Pix paid; a card charge heard
 // late; a Pix paid after we gave it up, recorded by recordLatePixPayment), finishRefund (a pending
 // refund), recordChargeback (a dispute). The notice's row is written
-// first inside the effect's own transaction, so a replay (UNIQUE account + event id) rolls the whole
-// effect back, and a notice is never recorded without its effect. Everything refused is 400 and
-// changes nothing; a verified notice about nothing of ours is recorded as ignored.
+// first inside the effect's own transaction, so a second delivery (UNIQUE account + event id) rolls the
+// whole effect back, and a notice is never recorded without its effect. A verified notice already
+// recorded is answered `duplicate` (2xx): the provider redelivers whenever our first 200 was lost, and a
+// refusal would have it retry for days. Only forged, stale and malformed notices are refused (400) and
+// change nothing; a verified notice about nothing of ours is recorded as ignored.
 import type { Refund, Payment } from "../../generated/prisma/client.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { recordLatePixPayment } from "../billing/record-late-pix-payment.ts";
@@ -27,7 +29,8 @@ export type NotificationResult = "applied" | "ignored";
 export interface AppliedNotification {
   eventId: string;
   kind: GatewayNotification["kind"];
-  result: NotificationResult;
+  /** duplicate: verified, but already recorded by an earlier delivery; nothing changed. */
+  result: NotificationResult | "duplicate";
 }
 
 /** A payment whose outcome a charge notice may still decide: not settled yet (unknown, or in flight). */
@@ -60,9 +63,9 @@ export async function applyGatewayNotification(
   }
   const n = parsed.notification;
   const tenantId = account.tenantId;
-  if (await prisma.gatewayNotification.findUnique({ where: { gatewayAccountId_providerEventId: { gatewayAccountId: account.id, providerEventId: n.eventId } } })) {
-    throw refused("notice refused: replayed");
-  }
+  const recorded = () => prisma.gatewayNotification.findUnique({ where: { gatewayAccountId_providerEventId: { gatewayAccountId: account.id, providerEventId: n.eventId } } });
+  const duplicate = (): AppliedNotification => ({ eventId: n.eventId, kind: n.kind, result: "duplicate" });
+  if (await recorded()) return duplicate();
   const now = tenantClock(account.tenant, runtime.wallClock).now();
   const record = (result: NotificationResult) => async (tx: Tx) => {
     await tx.gatewayNotification.create({
@@ -91,6 +94,7 @@ export async function applyGatewayNotification(
           const late = await recordLatePixPayment(runtime, {
             failed: payment,
             chargeId: n.chargeId,
+            amountCents: n.amountCents,
             now,
             record: record("applied"),
             beforeSettling: (p) => logGatewayEvent(prisma, paymentNotice(p, { kind: n.kind, outcome: "approved", gatewayId: n.chargeId, at: now })),
@@ -106,7 +110,8 @@ export async function applyGatewayNotification(
         const approved = n.kind !== "charge_failed";
         await settlePayment(
           runtime,
-          { tenantId, paymentId: payment.id, verdict: { outcome: approved ? "approved" : "declined", chargeId: n.chargeId, detailCode: n.detailCode }, now },
+          // The money is what the provider says it received, not what we asked.
+          { tenantId, paymentId: payment.id, verdict: { outcome: approved ? "approved" : "declined", chargeId: n.chargeId, detailCode: n.detailCode, amountCents: n.amountCents }, now },
           { record: record("applied") },
         );
         await logGatewayEvent(prisma, paymentNotice(payment, { kind: n.kind, outcome: approved ? "approved" : "declined", gatewayId: n.chargeId, at: now }));
@@ -138,9 +143,11 @@ export async function applyGatewayNotification(
     await prisma.$transaction((tx) => record("ignored")(tx));
     return done("ignored");
   } catch (err) {
-    // Two deliveries of one event at once: the second's row collides and its whole effect rolls back.
+    // Two deliveries of one event at once: the second's row collides and its whole effect rolls back;
+    // the first one's row is there, so this one is a duplicate too.
     // (PGlite does not surface P2002 from inside an interactive transaction, hence the message test.)
     if ((err as { code?: string })?.code === "P2002" || /gateway_notifications_gateway_account_id_provider_event_id_key|unique constraint/i.test(String((err as Error)?.message))) {
+      if (await recorded()) return duplicate();
       throw refused("notice refused: replayed");
     }
     throw err;

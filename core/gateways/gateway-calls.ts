@@ -30,7 +30,8 @@ export interface GatewayCallContext {
 }
 
 export type ChargeOutcome =
-  | { outcome: "approved" | "declined"; chargeId: string; detailCode: string }
+  /** amountCents: what the gateway says it received (a notice, a status read); absent or null: the amount charged. */
+  | { outcome: "approved" | "declined"; chargeId: string; detailCode: string; amountCents?: number | null }
   | { outcome: "unknown"; chargeId: ""; detailCode: string };
 
 async function record(ctx: GatewayCallContext, event: GatewayEventInput): Promise<void> {

@@ -26,7 +26,7 @@ export interface GatewayNotification {
   idempotencyKey: string | null;
   /** Our own code of the charge (inv_/ord_), when echoed back. */
   reference: string | null;
-  /** Amount of the charge, refund or dispute, in cents; null when the notice carries none. */
+  /** Amount of the charge (approved: what the provider says it received), refund or dispute, in cents; null when the notice carries none. */
   amountCents: number | null;
   /** Decline code of a failed charge, failure reason of a refund, reason of a dispute; empty otherwise. */
   detailCode: string;

@@ -306,7 +306,7 @@ export class MercadoPagoAdapter implements GatewayAdapter {
       if (!results.length) return { outcome: "not_found", chargeId: "", detailCode: "" };
       const rank: Record<string, number> = { approved: 0, pending: 1, declined: 2 };
       const best = [...results].sort((a, b) => rank[statusOf(a).outcome]! - rank[statusOf(b).outcome]!)[0]!;
-      return { ...statusOf(best), chargeId: String(best.id) };
+      return { ...statusOf(best), chargeId: String(best.id), ...(statusOf(best).outcome === "approved" ? { amountCents: toCents(best.transaction_amount) } : {}) };
     } catch (err) {
       throw unavailable(err);
     }

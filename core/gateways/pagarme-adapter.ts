@@ -418,7 +418,7 @@ export class PagarmeAdapter implements GatewayAdapter {
       if (!charges.length) return { outcome: "not_found", chargeId: "", detailCode: "" };
       const rank: Record<string, number> = { approved: 0, pending: 1, declined: 2 };
       const best = charges.map((c) => ({ c, s: statusOf(c) })).sort((a, b) => rank[a.s.outcome]! - rank[b.s.outcome]!)[0]!;
-      return { ...best.s, chargeId: best.c.id };
+      return { ...best.s, chargeId: best.c.id, ...(best.s.outcome === "approved" ? { amountCents: best.c.paidAmount } : {}) };
     } catch (err) {
       throw unavailable(err);
     }

@@ -283,7 +283,7 @@ export class StripeAdapter implements GatewayAdapter {
       // One key, one PaymentIntent, except a Pix asked again under a second key: the best outcome wins.
       const rank: Record<string, number> = { approved: 0, pending: 1, declined: 2 };
       found = found.sort((a, b) => rank[statusOf(a).outcome]! - rank[statusOf(b).outcome]!);
-      return { ...statusOf(found[0]!), chargeId: found[0]!.id };
+      return { ...statusOf(found[0]!), chargeId: found[0]!.id, ...(found[0]!.status === "succeeded" ? { amountCents: found[0]!.amount_received } : {}) };
     } catch (err) {
       throw unavailable(err);
     }

@@ -19,9 +19,15 @@ export function apiPaymentStatus(status: Payment["status"]): Exclude<Payment["st
 export const cardOf = (p: Pick<Payment, "cardBrand" | "cardLast4">): CardMaskFields | null =>
   p.cardBrand && p.cardLast4 ? { brand: p.cardBrand, last4: p.cardLast4 } : null;
 
-/** What the customer actually paid: the amount once money was taken (even if refunded later), else 0. */
-export const paidAmountCents = (p: Pick<Payment, "status" | "amountCents">) =>
-  (MONEY_TAKEN as readonly string[]).includes(p.status) ? p.amountCents : 0;
+/** The item of a payment that holds what it took over its charge: the refund of that excess goes to it first. */
+export const EXCESS_ITEM_KIND = "overpayment";
+
+/** The money a settled payment took, as the gateway said (a row settled before it was kept: its amount). */
+export const receivedCents = (p: Pick<Payment, "amountCents" | "amountReceivedCents">) => p.amountReceivedCents ?? p.amountCents;
+
+/** What the customer actually paid: the amount received once money was taken (even if refunded later), else 0. */
+export const paidAmountCents = (p: Pick<Payment, "status" | "amountCents" | "amountReceivedCents">) =>
+  (MONEY_TAKEN as readonly string[]).includes(p.status) ? receivedCents(p) : 0;
 
 export const paymentReference = (p: Pick<Payment, "subscriptionId" | "orderId">) =>
   p.subscriptionId ? { type: "subscription", id: p.subscriptionId } : p.orderId ? { type: "order", id: p.orderId } : null;

@@ -1,8 +1,10 @@
-// Money the gateway took for an invoice that was already settled or voided (its Pix QR paid after a
-// card payment on /pay, or after the subscription was canceled): recorded as paid, then refunded in
-// full at once through the refund machinery (payment.refunded, revoke none), so a customer is never
-// charged twice and no payment is lost. A refund the gateway does not confirm stays in flight and the
-// reconcile job finishes it.
+// Money the gateway took that pays nothing: for an invoice that was already settled or voided (its Pix QR
+// paid after a card payment on /pay, or after the subscription was canceled), less than the charge (a Pix
+// paid short: nothing is bought with part of it), or the part over the charge (a Pix paid over). Recorded
+// on the payment as received, then refunded at once, of exactly that money, through the refund machinery
+// (payment.refunded, revoke none; the refund's gateway key is derived from the payment id), so a customer
+// is never charged twice and no payment is lost. A refund the gateway does not confirm stays in flight and
+// the reconcile job finishes it.
 import type { Runtime } from "../runtime.ts";
 import { finishRefund } from "../refunds/finish-refund.ts";
 import { callGatewayRefund } from "../refunds/gateway-refund.ts";
@@ -10,14 +12,24 @@ import { reserveRefund } from "../refunds/reserve-refund.ts";
 
 export const SURPLUS_REFUND_REASON = "pagamento em duplicidade: a fatura já estava quitada ou cancelada";
 
-export async function refundSurplusPayment(runtime: Runtime, input: { tenantId: string; paymentId: string; now: Date }): Promise<void> {
+/** The reason a surplus refund gives (kept on the payment and the refund). */
+export function surplusReason(why: "closed" | "underpaid" | "overpaid", receivedCents: number, chargedCents: number): string {
+  if (why === "underpaid") return `valor recebido (${receivedCents} centavos) menor que o cobrado (${chargedCents} centavos): devolvido, a cobrança segue em aberto`;
+  if (why === "overpaid") return `valor recebido (${receivedCents} centavos) maior que o cobrado (${chargedCents} centavos): o excedente foi devolvido`;
+  return SURPLUS_REFUND_REASON;
+}
+
+export async function refundSurplusPayment(
+  runtime: Runtime,
+  input: { tenantId: string; paymentId: string; now: Date; amountCents: number; reason: string },
+): Promise<void> {
   const reserved = await reserveRefund(runtime, {
     tenantId: input.tenantId,
     paymentId: input.paymentId,
-    amountCents: (await runtime.db.prisma.payment.findFirstOrThrow({ where: { id: input.paymentId, tenantId: input.tenantId } })).amountCents,
+    amountCents: input.amountCents,
     confirmRunway: true,
     now: input.now,
-    decide: () => ({ reason: SURPLUS_REFUND_REASON, revoke: "none", completes: true }),
+    decide: () => ({ reason: input.reason, revoke: "none", completes: true }),
   });
   const result = await callGatewayRefund(runtime, reserved, input.now);
   runtime.faults?.("after-gateway-refund");

@@ -13,6 +13,7 @@ import type { Revoke } from "./refund-rules.ts";
 import { REFUND } from "./transitions.ts";
 import { ORDER } from "../orders/transitions.ts";
 import { PAYMENT } from "../payments/transitions.ts";
+import { EXCESS_ITEM_KIND, receivedCents } from "../payments/payment-payload.ts";
 import { moveStatus, tryMoveStatus } from "../shared/transition.ts";
 
 export type RefundState = "succeeded" | "failed" | "pending";
@@ -44,7 +45,7 @@ export async function finishRefund(
     }
     const refunded = payment.refundedAmountCents + refund.amountCents;
     // A chargeback filed meanwhile already took the access back and owns the status.
-    const completes = refunded === payment.amountCents && payment.status === "PAID";
+    const completes = refunded === receivedCents(payment) && payment.status === "PAID";
     await moveStatus(tx, REFUND, { id: refund.id, tenantId, to: "SUCCEEDED", data: { gatewayRefundId: result.refundId, leaseUntil: null } });
     const money = { refundedAmountCents: refunded, refundInFlight: false, refundReason: refund.reason };
     // The status moves only when the refund completes; a partial refund writes the money alone.
@@ -72,11 +73,12 @@ async function subscriptionOf(tx: Tx, tenantId: string, paymentId: string): Prom
   return order?.targetSubscriptionId ?? null;
 }
 
-/** Spreads a refunded amount over the payment's items in their order; each item up to its amount. */
+/** Spreads a refunded amount over the payment's items in their order (an excess taken over the charge first); each item up to its amount. */
 export function allocate(items: PaymentItem[], amountCents: number): PaymentItem[] {
   let left = amountCents;
   const changed: PaymentItem[] = [];
-  for (const item of items) {
+  const ordered = [...items.filter((i) => i.kind === EXCESS_ITEM_KIND), ...items.filter((i) => i.kind !== EXCESS_ITEM_KIND)];
+  for (const item of ordered) {
     if (left === 0) break;
     const take = Math.min(left, item.amountCents - item.refundedAmountCents);
     if (take <= 0) continue;

@@ -12,6 +12,7 @@ export const REFUND_REASON_MAX = 300;
 export interface RefundablePayment {
   status: string;
   method: "CARD" | "PIX";
+  /** The money the payment took (what the gateway received), the most that can be refunded. */
   amountCents: Cents;
   refundedAmountCents: Cents;
   refundInFlight: boolean;
@@ -33,9 +34,12 @@ export interface RefundDecision {
   completes: boolean;
 }
 
-/** A payment row's money, branded: what the rules read. */
-export function refundable(p: Omit<RefundablePayment, "amountCents" | "refundedAmountCents"> & { amountCents: number; refundedAmountCents: number }): RefundablePayment {
-  return { ...p, amountCents: cents(p.amountCents), refundedAmountCents: cents(p.refundedAmountCents) };
+/** A payment row's money, branded: what the rules read (the amount received, when the gateway said it). */
+export function refundable(
+  p: Omit<RefundablePayment, "amountCents" | "refundedAmountCents"> & { amountCents: number; amountReceivedCents?: number | null; refundedAmountCents: number },
+): RefundablePayment {
+  const { amountReceivedCents, ...rest } = p;
+  return { ...rest, amountCents: cents(amountReceivedCents ?? p.amountCents), refundedAmountCents: cents(p.refundedAmountCents) };
 }
 
 export function decideRefund(payment: RefundablePayment, ask: RefundAsk, gateway: { sumsPartialRefunds: boolean }): RefundDecision {
@@ -50,7 +54,8 @@ export function decideRefund(payment: RefundablePayment, ask: RefundAsk, gateway
   if (!Number.isSafeInteger(ask.amountCents) || ask.amountCents < 1 || ask.amountCents > balance) {
     throw refundRefused(`o valor do reembolso deve ser de 1 a ${balance} centavos`);
   }
-  if (payment.method === "PIX" && ask.amountCents !== payment.amountCents) throw refundRefused("Pix aceita apenas o reembolso total");
+  // Total: all that is left (a Pix paid over had its excess given back at once).
+  if (payment.method === "PIX" && ask.amountCents !== balance) throw refundRefused("Pix aceita apenas o reembolso total");
   if (payment.refundedAmountCents > 0 && !gateway.sumsPartialRefunds) {
     throw refundRefused("o gateway desta cobrança não soma reembolsos parciais: ela já teve um reembolso");
   }

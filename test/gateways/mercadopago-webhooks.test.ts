@@ -5,6 +5,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
 import type { TestService } from "../helpers/service.ts";
+import { REFUSED_NOTICES_PER_MINUTE } from "../../rest-facade/gateway-webhooks.ts";
+import { sendFrom } from "../security/hosted-client.ts";
 import { ACCESS_TOKEN, mercadopagoOffer, mercadopagoSubscription, paymentsOf, PUBLIC_KEY, startMercadoPagoTestbed, WEBHOOK_SECRET } from "../helpers/mercadopago.ts";
 
 let fake: FakeMercadoPago;
@@ -32,7 +34,7 @@ const notifications = (accountId: string) => prisma().gatewayNotification.findMa
 const invoicePaid = (tenantId: string) => prisma().event.count({ where: { tenantId, type: "invoice.paid" } });
 
 describe("POST /gateways/{gateway_account_id}/webhooks (Mercado Pago)", () => {
-  it("a signed notice: the payment re-fetched, Pix paid once; the same delivery again is 400 and changes nothing", async () => {
+  it("a signed notice: the payment re-fetched, Pix paid once; the same delivery again is 200 duplicate and changes nothing", async () => {
     const { s, payment } = await paidPix();
     const gets = () => fake.requests.filter((r) => r.method === "GET" && r.path === `/v1/payments/${payment.gatewayChargeId}`).length;
     const n = fake.signedNotice(payment.gatewayChargeId);
@@ -47,9 +49,25 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Mercado Pago)", () => {
     expect(JSON.stringify(rows[0]!.summary)).not.toContain(ACCESS_TOKEN);
 
     const replay = await post(s.accountId, n);
-    expect(replay).toMatchObject({ status: 400, body: { code: "webhook_refused" } });
+    expect(replay).toMatchObject({ status: 200, body: { received: true, event_id: first.body.event_id, result: "duplicate" } });
     expect(await invoicePaid(s.t.tenantId)).toBe(1);
     expect(await notifications(s.accountId)).toHaveLength(1);
+  });
+
+  it("verified duplicates never count as refusals; a forged or stale copy of the same delivery is still 400", async () => {
+    const { s, payment } = await paidPix();
+    const from = "127.0.0.83";
+    const send = (n: { query: string; rawBody: string; headers: Record<string, string> }) => sendFrom(from, svc.baseUrl, `/gateways/${s.accountId}/webhooks?${n.query}`, n.rawBody, n.headers);
+    const n = fake.signedNotice(payment.gatewayChargeId);
+    expect((await send(n)).json()).toMatchObject({ result: "applied" });
+    const answers: number[] = [];
+    for (let i = 0; i <= REFUSED_NOTICES_PER_MINUTE; i++) answers.push((await send(n)).status);
+    expect(answers).toEqual(Array(REFUSED_NOTICES_PER_MINUTE + 1).fill(200));
+    expect(await notifications(s.accountId)).toHaveLength(1);
+    expect(await invoicePaid(s.t.tenantId)).toBe(1);
+    // The budget is untouched: forged and stale are refused (400), not rate limited (429).
+    expect((await send(fake.signedNotice(payment.gatewayChargeId, { secret: randomBytes(32).toString("hex") }))).status).toBe(400);
+    expect((await send(fake.signedNotice(payment.gatewayChargeId, { ts: Math.floor(Date.now() / 1000) - 301 }))).status).toBe(400);
   });
 
   it("forged, stale, unsigned, or signed for another id than the URL's: 400, nothing fetched, nothing changed; the genuine one still applies", async () => {

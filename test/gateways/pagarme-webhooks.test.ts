@@ -14,6 +14,8 @@ import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
 import { deliverNotice, PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY, pagarmeOffer, startPagarmeTestbed, type PagarmeOffer } from "../helpers/pagarme.ts";
 import { op } from "../helpers/http.ts";
 import type { TestService } from "../helpers/service.ts";
+import { REFUSED_NOTICES_PER_MINUTE } from "../../rest-facade/gateway-webhooks.ts";
+import { sendFrom } from "../security/hosted-client.ts";
 
 let fake: FakePagarme;
 let svc: TestService;
@@ -53,7 +55,7 @@ async function pendingPix(s: PagarmeOffer) {
 }
 
 describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-read by id)", () => {
-  it("charge.paid of a Pix: re-read at Pagar.me, payment and invoice paid once; the same notice again is 400", async () => {
+  it("charge.paid of a Pix: re-read at Pagar.me, payment and invoice paid once; the same notice again is 200 duplicate", async () => {
     const s = await pagarmeOffer(fake);
     const { invoice, payment } = await pendingPix(s);
     expect(payment.status).toBe("PROCESSING");
@@ -72,9 +74,40 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-r
     expect(rows).toMatchObject([{ providerEventId: notice.id, kind: "pix_paid", result: "applied" }]);
     expect(JSON.stringify(rows[0]!.summary)).not.toMatch(/sk_test_|pk_test_/);
     // Pagar.me delivers again (and the order.paid notice of the same payment): nothing twice.
-    expect((await deliverNotice(s.accountId, notice)).status).toBe(400);
+    expect(await deliverNotice(s.accountId, notice)).toMatchObject({ status: 200, body: { received: true, event_id: notice.id, result: "duplicate" } });
     expect(await deliverNotice(s.accountId, fake.lastEvent("order.paid", payment.gatewayChargeId)!)).toMatchObject({ status: 200, body: { result: "ignored" } });
     expect(await eventCount(s, "invoice.paid")).toBe(1);
+    expect(await notifications(s)).toHaveLength(2);
+  });
+
+  it("verified duplicates never count as refusals; a notice naming nothing at Pagar.me is still 400", async () => {
+    const s = await pagarmeOffer(fake);
+    const { payment } = await pendingPix(s);
+    fake.payPix(payment.gatewayChargeId);
+    const notice = fake.lastEvent("charge.paid", payment.gatewayChargeId)!;
+    const from = "127.0.0.82";
+    const send = (body: object) => sendFrom(from, svc.baseUrl, `/gateways/${s.accountId}/webhooks`, JSON.stringify(body), { "content-type": "application/json" });
+    expect((await send(notice)).json()).toMatchObject({ result: "applied" });
+    const answers: number[] = [];
+    for (let i = 0; i <= REFUSED_NOTICES_PER_MINUTE; i++) answers.push((await send(notice)).status);
+    expect(answers).toEqual(Array(REFUSED_NOTICES_PER_MINUTE + 1).fill(200));
+    expect(await notifications(s)).toHaveLength(1);
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+    // The budget is untouched: a made-up notice is refused (400), not rate limited (429).
+    expect((await send(fake.notice("charge.paid", { id: "ch_notatpagarme000000", status: "paid" }))).status).toBe(400);
+  });
+
+  it("a Pix Pagar.me reports paid short (paid_amount 100): nothing is paid, the 100 received are refunded, the invoice stays open", async () => {
+    const s = await pagarmeOffer(fake);
+    const { invoice, payment } = await pendingPix(s);
+    fake.payPix(payment.gatewayChargeId);
+    fake.charges.get(payment.gatewayChargeId)!.paid_amount = 100;
+    expect(await deliverNotice(s.accountId, fake.lastEvent("charge.paid", payment.gatewayChargeId)!)).toMatchObject({ status: 200, body: { result: "applied" } });
+    const cancels = fake.requests.filter((r) => r.method === "DELETE" && r.path === `/charges/${payment.gatewayChargeId}` && !r.replayed);
+    expect(cancels.map((r) => r.body.amount)).toEqual([100]);
+    expect(await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({ status: "REFUNDED", amountCents: invoice.amountCents, amountReceivedCents: 100, refundedAmountCents: 100 });
+    expect((await prisma().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status).toBe("OPEN");
+    expect(await eventCount(s, "invoice.paid")).toBe(0);
   });
 
   it("a forged notice claiming paid for an unpaid Pix changes nothing; a notice for an unknown id is refused", async () => {
@@ -220,7 +253,7 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-r
     expect(await deliverNotice(s.accountId, notice)).toMatchObject({ status: 200, body: { result: "applied" } });
     expect(await paymentStatus(payment.id)).toBe("CHARGEDBACK");
     expect(await eventCount(s, "subscription.canceled")).toBe(1);
-    expect((await deliverNotice(s.accountId, notice)).status).toBe(400);
+    expect(await deliverNotice(s.accountId, notice)).toMatchObject({ status: 200, body: { result: "duplicate" } });
     expect(await eventCount(s, "subscription.canceled")).toBe(1);
   });
 });

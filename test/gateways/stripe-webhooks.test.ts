@@ -11,11 +11,14 @@ import { refundPayment } from "../../core/refunds/refund-payment.ts";
 import { StripeAdapter } from "../../core/gateways/stripe-adapter.ts";
 import { accountRef } from "../../core/gateways/registry.ts";
 import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
+import { REFUSED_NOTICES_PER_MINUTE } from "../../rest-facade/gateway-webhooks.ts";
 import { FakeStripe, startFakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
 import type { TestService } from "../helpers/service.ts";
 import { SECRET_KEY, startStripeTestbed, stripeOffer, WEBHOOK_SECRET } from "../helpers/stripe.ts";
 import type { TestTenant } from "../helpers/tenant.ts";
+import { sendFrom } from "../security/hosted-client.ts";
+import { gql } from "../helpers/http.ts";
 
 
 let fake: FakeStripe;
@@ -74,8 +77,92 @@ async function paidPix(s: Setup) {
   return { invoice, payment, event };
 }
 
+/** The subscription's invoices and their payments as the tenant reads them (GraphQL). */
+async function invoicesOf(s: Setup, subscriptionId: string) {
+  const r = await gql(
+    `query($s: String) { invoices(subscriptionId: $s) { edges { node { id status payments {
+       id status amountCents paidAmountCents refundedAmountCents refundInFlight refundReason items { kind amountCents refundedAmountCents } } } } } }`,
+    { s: subscriptionId },
+    s.t.readKey,
+  );
+  expect(r.errors).toBeUndefined();
+  return r.data.invoices.edges.map((e: any) => e.node);
+}
+
+/** The refund requests Stripe received for a PaymentIntent (POST /v1/refunds), as amounts. */
+const refundsAsked = (pi: string) => fake.requests.filter((q) => q.method === "POST" && q.path === "/v1/refunds" && q.params.payment_intent === pi && !q.replayed).map((q) => Number(q.params.amount));
+
+describe("Stripe: the money is what Stripe received (amount_received), not what was asked", () => {
+  it("a Pix paid short of an open invoice: nothing is paid, the 100 received are refunded (100, not the invoice's amount), the invoice stays open", async () => {
+    const s = await stripeTenant();
+    const { invoice, payment, event } = await paidPix(s);
+    expect(invoice.amountCents).toBeGreaterThan(100);
+    const short = structuredClone(event);
+    short.data.object.amount_received = 100;
+    expect(await post(s.url, fake.signed(short))).toMatchObject({ status: 200, body: { result: "applied" } });
+
+    expect(refundsAsked(payment.gatewayChargeId)).toEqual([100]);
+    const [inv] = await invoicesOf(s, invoice.subscriptionId);
+    expect(inv).toMatchObject({ id: invoice.id, status: "OPEN" });
+    expect(inv.payments).toEqual([
+      expect.objectContaining({ id: payment.id, status: "REFUNDED", amountCents: invoice.amountCents, paidAmountCents: 100, refundedAmountCents: 100, refundInFlight: false }),
+    ]);
+    expect(inv.payments[0].refundReason).toMatch(/menor que o cobrado/);
+    expect(await eventCount(s, "invoice.paid")).toBe(0);
+    expect(await eventCount(s, "payment.refunded")).toBe(1);
+    const row = await fetch(`${svc.baseUrl}/v1/payments/${payment.id}`, { headers: { authorization: `Bearer ${s.t.readKey}` } }).then((r) => r.json() as any);
+    expect(row).toMatchObject({ status: "refunded", refunded_amount_cents: 100, refund_in_flight: false });
+  });
+
+  it("a Pix paid over an open invoice: the invoice is paid and only the excess is refunded, from its own item", async () => {
+    const s = await stripeTenant();
+    const { invoice, payment, event } = await paidPix(s);
+    const over = structuredClone(event);
+    over.data.object.amount_received = invoice.amountCents + 250;
+    expect(await post(s.url, fake.signed(over))).toMatchObject({ status: 200, body: { result: "applied" } });
+
+    expect(refundsAsked(payment.gatewayChargeId)).toEqual([250]);
+    const [inv] = await invoicesOf(s, invoice.subscriptionId);
+    expect(inv).toMatchObject({ id: invoice.id, status: "PAID" });
+    expect(inv.payments[0]).toMatchObject({ status: "PAID", amountCents: invoice.amountCents, paidAmountCents: invoice.amountCents + 250, refundedAmountCents: 250, refundInFlight: false });
+    expect(inv.payments[0].items).toEqual(
+      expect.arrayContaining([
+        { kind: "plan", amountCents: invoice.amountCents, refundedAmountCents: 0 },
+        { kind: "overpayment", amountCents: 250, refundedAmountCents: 250 },
+      ]),
+    );
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+  });
+
+  it("a Pix for an invoice of a subscription canceled meanwhile, paid short: the surplus refund is of the 100 received", async () => {
+    const s = await stripeTenant();
+    const { invoice, payment, event } = await paidPix(s);
+    // Canceled while its invoice was open (the race settlement-decision.ts guards: a duty read it live just before).
+    await prisma().subscription.update({ where: { id: invoice.subscriptionId }, data: { status: "CANCELED", canceledAt: now(), nextBillingAt: null } });
+    const short = structuredClone(event);
+    short.data.object.amount_received = 100;
+    expect(await post(s.url, fake.signed(short))).toMatchObject({ status: 200, body: { result: "applied" } });
+    expect(refundsAsked(payment.gatewayChargeId)).toEqual([100]);
+    const [inv] = await invoicesOf(s, invoice.subscriptionId);
+    expect(inv.status).not.toBe("PAID");
+    expect(inv.payments[0]).toMatchObject({ status: "REFUNDED", paidAmountCents: 100, refundedAmountCents: 100 });
+  });
+
+  it("a lost notice of a Pix paid short: the reconcile job reads amount_received at Stripe and refunds that, the invoice stays open", async () => {
+    const s = await stripeTenant();
+    const { invoice, payment } = await paidPix(s);
+    fake.paymentIntents.get(payment.gatewayChargeId)!.amount_received = 100;
+    await prisma().payment.update({ where: { id: payment.id }, data: { createdAt: new Date(now().getTime() - 5 * 60_000) } });
+    await reconcilePayments(svc.runtime);
+    expect(refundsAsked(payment.gatewayChargeId)).toEqual([100]);
+    const [inv] = await invoicesOf(s, invoice.subscriptionId);
+    expect(inv.status).toBe("OPEN");
+    expect(inv.payments[0]).toMatchObject({ status: "REFUNDED", paidAmountCents: 100, refundedAmountCents: 100 });
+  });
+});
+
 describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
-  it("Pix paid: payment and invoice paid, invoice.paid once; the same event again is 400 and changes nothing", async () => {
+  it("Pix paid: payment and invoice paid, invoice.paid once; the same event again is 200 duplicate and changes nothing", async () => {
     const s = await stripeTenant();
     const { invoice, payment, event } = await paidPix(s);
     expect(payment.status).toBe("PROCESSING");
@@ -93,11 +180,28 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
     expect(JSON.stringify(rows[0]!.summary)).not.toMatch(/whsec_|sk_test_/);
 
     const events = await prisma().event.count({ where: { tenantId: s.t.tenantId } });
+    // Stripe delivers again when our 200 was lost: verified, already recorded, answered 200, nothing written.
     const replay = await post(s.url, fake.signed(event));
-    expect(replay.status).toBe(400);
-    expect(replay.body).toMatchObject({ code: "webhook_refused" });
+    expect(replay).toMatchObject({ status: 200, body: { received: true, event_id: event.id, result: "duplicate" } });
     expect(await prisma().event.count({ where: { tenantId: s.t.tenantId } })).toBe(events);
     expect(await notifications(s)).toHaveLength(1);
+    expect((await prisma().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status).toBe("PAID");
+  });
+
+  it("verified duplicates never count as refusals; a forged or stale copy of the same event is still 400", async () => {
+    const s = await stripeTenant();
+    const { event } = await paidPix(s);
+    const from = "127.0.0.81";
+    const send = (signed: { rawBody: string; headers: Record<string, string> }) => sendFrom(from, svc.baseUrl, `/gateways/${s.accountId}/webhooks`, signed.rawBody, signed.headers);
+    expect((await send(fake.signed(event))).json()).toMatchObject({ result: "applied" });
+    const answers: number[] = [];
+    for (let i = 0; i <= REFUSED_NOTICES_PER_MINUTE; i++) answers.push((await send(fake.signed(event))).status);
+    expect(answers).toEqual(Array(REFUSED_NOTICES_PER_MINUTE + 1).fill(200));
+    expect(await notifications(s)).toHaveLength(1);
+    expect(await eventCount(s, "invoice.paid")).toBe(1);
+    // The budget is untouched: a forged and a stale copy are refused (400), not rate limited (429).
+    expect((await send(fake.signed(event, { secret: `whsec_${randomBytes(16).toString("hex")}` }))).status).toBe(400);
+    expect((await send(fake.signed(event, { timestampSeconds: Math.floor(Date.now() / 1000) - 301 }))).status).toBe(400);
   });
 
   it("a forged or stale signature, or none, is 400 and changes nothing", async () => {
@@ -133,11 +237,12 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
     expect(await notifications(s)).toMatchObject([{ providerEventId: "evt_unknown_account", kind: "ignored", result: "ignored", appliedAt: null }]);
   });
 
-  it("two deliveries of one event at once: one applies, the other is 400; one row, one invoice.paid", async () => {
+  it("two deliveries of one event at once: one applies, the other is a duplicate; one row, one invoice.paid", async () => {
     const s = await stripeTenant();
     const { payment, event } = await paidPix(s);
     const answers = await Promise.all([post(s.url, fake.signed(event)), post(s.url, fake.signed(event))]);
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers.map((a) => a.body.result).sort()).toEqual(["applied", "duplicate"]);
     expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("PAID");
     expect(await eventCount(s, "invoice.paid")).toBe(1);
     expect(await notifications(s)).toHaveLength(1);
@@ -264,8 +369,8 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Stripe)", () => {
     expect(await post(s.url, fake.signed(dispute))).toMatchObject({ status: 200, body: { result: "applied" } });
     expect((await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("CHARGEDBACK");
     expect(await eventCount(s, "subscription.canceled")).toBe(1);
-    // Replayed: 400, no second effect.
-    expect((await post(s.url, fake.signed(dispute))).status).toBe(400);
+    // Delivered again: 200 duplicate, no second effect.
+    expect(await post(s.url, fake.signed(dispute))).toMatchObject({ status: 200, body: { result: "duplicate" } });
     expect(await eventCount(s, "subscription.canceled")).toBe(1);
   });
 

@@ -81,7 +81,7 @@ describe("Pagar.me: checkout and renewal", () => {
     expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
     expect((await gatewayEvents(s.t, s.subscriptionId)).map((e) => `${e.kind}:${e.outcome}`)).toEqual(["create_pix:pending", "pix_paid:approved"]);
     // Pagar.me delivers again and sends order.paid too: nothing twice.
-    expect((await deliverNotice(s.accountId, paid)).status).toBe(400);
+    expect(await deliverNotice(s.accountId, paid)).toMatchObject({ status: 200, body: { result: "duplicate" } });
     expect(await deliverNotice(s.accountId, fake.lastEvent("order.paid", pix!.gatewayChargeId)!)).toMatchObject({ status: 200, body: { result: "ignored" } });
     const payments = await get(`/v1/customers/${encodeURIComponent(sub.customer.external_id)}/payments`, s.t.readKey);
     expect(payments.body.results.map((p: any) => p.status)).toEqual(["paid"]);

@@ -82,8 +82,8 @@ describe("Stripe: checkout and renewal", () => {
       const kinds = (await gatewayEvents(s.t, s.subscriptionId)).map((e) => `${e.kind}:${e.outcome}`);
       expect(kinds).toEqual(["create_pix:pending", "pix_paid:approved"]);
 
-      // Stripe delivers again (it retries until it hears a 2xx): refused as a replay, nothing twice.
-      expect((await deliver(fake, s.accountId, paid)).status).toBe(400);
+      // Stripe delivers again (it retries until it hears a 2xx): a 200 duplicate, nothing twice.
+      expect(await deliver(fake, s.accountId, paid)).toMatchObject({ status: 200, body: { result: "duplicate" } });
       expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
       const payments = await get(`/v1/customers/${encodeURIComponent(sub.customer.external_id)}/payments`, s.t.readKey);
       expect(payments.body.results.map((p: any) => p.status)).toEqual(["paid"]);

@@ -51,12 +51,30 @@ describe("Stripe: a Pix paid after we expired it", () => {
     const log = await (await testService()).runtime.db.prisma.gatewayEvent.findMany({ where: { subscriptionId: s.subscriptionId }, orderBy: { id: "asc" } });
     expect(log.map((e) => `${e.kind}:${e.outcome}:${e.paymentId === late.id}`).slice(-2)).toEqual(["pix_paid:approved:true", "refund:refunded:true"]);
 
-    // Stripe delivers again: a replay, 400; another event about the same payment: ignored. Recorded once.
-    expect((await deliver(fake, s.accountId, paid)).status).toBe(400);
+    // Stripe delivers again: a 200 duplicate; another event about the same payment: ignored. Recorded once.
+    expect(await deliver(fake, s.accountId, paid)).toMatchObject({ status: 200, body: { result: "duplicate" } });
     const other = { ...structuredClone(paid), id: `evt_${randomBytes(8).toString("hex")}` };
     expect(await deliver(fake, s.accountId, other)).toMatchObject({ status: 200, body: { result: "ignored" } });
     expect(await paymentsOf(s.subscriptionId)).toHaveLength(2);
     expect([...fake.refunds.values()].filter((r) => r.payment_intent === pix!.gatewayChargeId)).toHaveLength(1);
+  });
+
+  it("the same late Pix paid short (amount_received 100): the surplus refund asks Stripe for the 100 received, not the 4990 charged", async () => {
+    const s = await stripeSubscription(fake, "pix");
+    const [pix] = await paymentsOf(s.subscriptionId);
+    await advanceClock(s.t, later(pix!.pixExpiresAt!, 1));
+    expect((await subscriptionOf(s.t.readKey, s.subscriptionId)).status).toBe("canceled");
+    fake.payPix(pix!.gatewayChargeId);
+    const short = structuredClone(eventAbout(fake, "payment_intent.succeeded", pix!.gatewayChargeId));
+    short.data.object.amount_received = 100;
+    expect(await deliver(fake, s.accountId, short)).toMatchObject({ status: 200, body: { result: "applied" } });
+
+    const asked = fake.requests.filter((q) => q.method === "POST" && q.path === "/v1/refunds" && q.params.payment_intent === pix!.gatewayChargeId);
+    expect(asked.map((q) => Number(q.params.amount))).toEqual([100]);
+    const late = (await paymentsOf(s.subscriptionId))[1]!;
+    expect(late).toMatchObject({ status: "REFUNDED", amountCents: 4990, amountReceivedCents: 100, refundedAmountCents: 100 });
+    expect((await get(`/v1/payments/${late.id}`, s.t.readKey)).body).toMatchObject({ status: "refunded", refunded_amount_cents: 100 });
+    expect((await subscriptionOf(s.t.readKey, s.subscriptionId)).status).toBe("canceled");
   });
 
   it("a renewal QR replaced after it expired on our clock (suspended), then paid at Stripe: it pays the still-open invoice and reactivates; the replacement paid too is refunded", async () => {

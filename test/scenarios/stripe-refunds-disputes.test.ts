@@ -104,9 +104,9 @@ describe("Stripe: dispute", () => {
     expect((await entitlements()).body.merged_entitlements).toEqual({});
     expect((await gatewayEvents(s.t, s.subscriptionId)).map((e) => e.kind)).toContain("chargeback");
     expect(await eventsOf(s.t.readKey, s.subscriptionId)).toContain("subscription.canceled:canceled");
-    // Stripe delivers the same dispute again: refused, no second effect.
+    // Stripe delivers the same dispute again: a 200 duplicate, no second effect.
     const events = (await eventsOf(s.t.readKey, s.subscriptionId)).length;
-    expect((await deliver(fake, s.accountId, dispute)).status).toBe(400);
+    expect(await deliver(fake, s.accountId, dispute)).toMatchObject({ status: 200, body: { result: "duplicate" } });
     expect(await eventsOf(s.t.readKey, s.subscriptionId)).toHaveLength(events);
   });
 });

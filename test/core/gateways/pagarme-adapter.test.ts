@@ -219,7 +219,7 @@ describe("Pagar.me adapter: Pix", () => {
     // Asked again (the next pass): the same Pix.
     expect((await adapter.createPixCharge(ACCOUNT, req, now())).chargeId).toBe(pix.chargeId);
     fake.payPix(pix.copyPaste);
-    expect(await adapter.fetchStatus(ACCOUNT, k, now())).toEqual({ outcome: "approved", chargeId: pix.chargeId, detailCode: "" });
+    expect(await adapter.fetchStatus(ACCOUNT, k, now())).toEqual({ outcome: "approved", chargeId: pix.chargeId, detailCode: "", amountCents: 4990 });
     expect(fake.chargesFor(k)).toBe(1);
   });
 

@@ -304,7 +304,7 @@ describe("Stripe adapter: Pix", () => {
     expect((await adapter.createPixCharge(ACCOUNT, { amountCents: cents(4990), currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX", expiresAt }, now())).chargeId).toBe(pix.chargeId);
 
     fake.payPix(pix.copyPaste);
-    expect(await adapter.fetchStatus(ACCOUNT, k, now())).toEqual({ outcome: "approved", chargeId: pix.chargeId, detailCode: "" });
+    expect(await adapter.fetchStatus(ACCOUNT, k, now())).toEqual({ outcome: "approved", chargeId: pix.chargeId, detailCode: "", amountCents: 4990 });
     expect(fake.chargesFor(k)).toBe(1);
   });
 
