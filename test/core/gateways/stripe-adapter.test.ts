@@ -321,6 +321,35 @@ describe("Stripe adapter: Pix", () => {
     expect(fake.requests.at(-1)).toMatchObject({ method: "GET", path: "/v1/payment_intents/search" });
   });
 
+  it("a Pix asked to live past Stripe's 14 days is capped with a margin: our clock a few seconds ahead of Stripe's is still accepted", async () => {
+    // Our server's clock runs 5 s ahead of Stripe's (the fake measures on the real clock, as Stripe does on its own).
+    const ahead = new StripeAdapter(async () => credentials, { timeoutMs: 2_000, wallClock: { now: () => new Date(Date.now() + 5_000) } });
+    const k = key();
+    const asked = new Date(Date.now() + 30 * 86_400_000);
+    const pix = await ahead.createPixCharge(ACCOUNT, { amountCents: cents(1000), currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX4", expiresAt: asked }, new Date(Date.now() + 5_000));
+    const expiresAt = fake.paymentIntents.get(pix.chargeId)!.next_action.pix_display_qr_code.expires_at as number;
+    const stripeNow = Date.now() / 1000;
+    expect(expiresAt).toBeLessThanOrEqual(stripeNow + 14 * 86_400 - 1_800);
+    expect(expiresAt).toBeGreaterThan(stripeNow + 13 * 86_400);
+    expect(pix.expiresAt.getTime()).toBe(expiresAt * 1000);
+    // A sandbox tenant's clock days ahead (the expiry shifted onto Stripe's clock) is capped the same way.
+    const sandboxNow = new Date(Date.now() + 10 * 86_400_000);
+    const shifted = await ahead.createPixCharge(ACCOUNT, { amountCents: cents(1000), currency: "BRL", idempotencyKey: key(), reference: "inv_01JPIX5", expiresAt: new Date(sandboxNow.getTime() + 20 * 86_400_000) }, sandboxNow);
+    expect(fake.paymentIntents.get(shifted.chargeId)!.next_action.pix_display_qr_code.expires_at).toBeLessThanOrEqual(Date.now() / 1000 + 14 * 86_400 - 1_800);
+  });
+
+  it("the fake, like Stripe, refuses a Pix expiry past 14 days from its own clock", async () => {
+    const url = new URL(fake.url);
+    const stripe = new Stripe(SECRET_KEY, { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+    const create = (expires_at: number) =>
+      stripe.paymentIntents.create(
+        { amount: 1000, currency: "brl", allowed_payment_method_types: ["pix"], payment_method_data: { type: "pix" }, payment_method_options: { pix: { expires_at } }, confirm: true },
+        { idempotencyKey: key("pix") },
+      );
+    await expect(create(Math.floor(Date.now() / 1000) + 14 * 86_400 + 5)).rejects.toMatchObject({ type: "StripeInvalidRequestError", param: "payment_method_options[pix][expires_at]" });
+    await expect(create(Math.floor(Date.now() / 1000) + 14 * 86_400 - 60)).resolves.toMatchObject({ status: "requires_action" });
+  });
+
   it("an expired Pix reads as declined", async () => {
     const k = key();
     const pix = await adapter.createPixCharge(ACCOUNT, { amountCents: cents(1000), currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX3", expiresAt: new Date(Date.now() + 3_600_000) }, now());
