@@ -70,6 +70,11 @@ export interface StripeAdapterOptions {
   wallClock?: Clock;
   /** Who pays behind one of our references (inv_/ord_/cus_), for a Pix's billing details when the caller has none at hand. */
   payerOf?: (account: GatewayAccountRef, reference: string) => Promise<PixPayer | null>;
+  /**
+   * Our page a payer comes back to should the card's issuer take them away (a full-page 3-D Secure). Stripe
+   * refuses an on-session confirmation without one while the intent may redirect; unused when nothing redirects.
+   */
+  returnUrl?: string;
 }
 
 type PixPayer = NonNullable<PixRequest["payer"]>;
@@ -153,6 +158,7 @@ export class StripeAdapter implements GatewayAdapter {
           payment_method: req.paymentMethodId,
           confirm: true,
           use_stripe_sdk: true,
+          ...this.returnUrl(),
           usage: "off_session",
           allowed_payment_method_types: ["card"],
           metadata: { customer_ref: req.customerRef },
@@ -185,6 +191,8 @@ export class StripeAdapter implements GatewayAdapter {
           allowed_payment_method_types: ["card"],
           confirm: true,
           off_session: req.offSession === true,
+          // Off-session nobody can be redirected: Stripe wants no return_url then.
+          ...(req.offSession === true ? {} : this.returnUrl()),
           metadata: { reference: req.reference, idempotency_key: req.idempotencyKey },
         },
         { idempotencyKey: req.idempotencyKey },
@@ -351,6 +359,10 @@ export class StripeAdapter implements GatewayAdapter {
   }
 
   // --- clients and lookups ---
+
+  private returnUrl(): { return_url?: string } {
+    return this.opts.returnUrl ? { return_url: this.opts.returnUrl } : {};
+  }
 
   /** One client per key and base URL, kept (credentials are read per call: a rotated key gets a new client). */
   private async client(account: GatewayAccountRef): Promise<Stripe> {

@@ -20,6 +20,7 @@ const REVOKED_KEY = `sk_test_${randomBytes(16).toString("hex")}`;
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString("base64url").replace(/[-_]/g, "x")}`;
 const ACCOUNT: GatewayAccountRef = { id: "gwa_01JSTRIPETEST000000000000", tenantId: "tn_01JSTRIPETEST0000000000000", provider: "stripe", capabilities: ADAPTER_DEFAULTS.stripe! };
 const CUSTOMER = { customerRef: "cus_01JSTRIPECUSTOMER000000000", email: "ana@example.com", name: "Ana Souza" };
+const RETURN_URL = "https://billing.example.com/pay/return";
 
 let fake: FakeStripe;
 let adapter: StripeAdapter;
@@ -31,7 +32,7 @@ const key = (label = "inv") => `${label}_01JTEST${String(++seq).padStart(6, "0")
 beforeEach(async () => {
   fake = await startFakeStripe({ secretKey: SECRET_KEY, revokedKeys: [REVOKED_KEY], webhookSecret: WEBHOOK_SECRET, hangMs: 1_500 });
   credentials = { credentials: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET }, apiBaseUrl: fake.url };
-  adapter = new StripeAdapter(async () => credentials, { timeoutMs: 500 });
+  adapter = new StripeAdapter(async () => credentials, { timeoutMs: 500, returnUrl: RETURN_URL });
 });
 afterEach(async () => {
   // Stripe's rule, checked after every test: each POST carried an Idempotency-Key.
@@ -174,6 +175,40 @@ describe("Stripe adapter: charges", () => {
     expect(fake.requests.find((r) => r.path === "/v1/payment_intents" && r.idempotencyKey === renewal.idempotencyKey)).toBeTruthy();
     expect(fake.chargesFor(onPage.idempotencyKey)).toBe(1);
     expect(fake.chargesFor(renewal.idempotencyKey)).toBe(1);
+  });
+
+  it("on-session confirmations (saving a card, a charge on our page) carry a return_url to our page; an off-session renewal and a Pix none", async () => {
+    const token = await savedCard();
+    await charge(token);
+    await charge(token, { offSession: true });
+    await adapter.createPixCharge(ACCOUNT, { amountCents: cents(1000), currency: "BRL", idempotencyKey: key(), reference: "inv_01JPIXRU", expiresAt: new Date(Date.now() + 3_600_000) }, now());
+    const posts = fake.requests.filter((r) => r.method === "POST" && /^\/v1\/(setup|payment)_intents$/.test(r.path));
+    expect(posts.map((r) => [r.path, r.params.off_session ?? null, r.params.return_url ?? null, r.status])).toEqual([
+      ["/v1/setup_intents", null, RETURN_URL, 200],
+      ["/v1/payment_intents", "false", RETURN_URL, 200],
+      ["/v1/payment_intents", "true", null, 200],
+      ["/v1/payment_intents", null, null, 200],
+    ]);
+  });
+
+  it("the fake, like Stripe, refuses an on-session confirmation without a return_url while redirects are allowed", async () => {
+    const url = new URL(fake.url);
+    const stripe = new Stripe(SECRET_KEY, { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+    const customer = await stripe.customers.create({ email: CUSTOMER.email }, { idempotencyKey: key("cus") });
+    const refusal = { type: "StripeInvalidRequestError", param: "return_url", message: expect.stringMatching(/^A `return_url` must be specified because this (Setup|Payment) Intent is configured to automatically accept the payment methods enabled in the Dashboard/) };
+    const setup = (extra: Partial<Stripe.SetupIntentCreateParams>) =>
+      stripe.setupIntents.create({ customer: customer.id, payment_method: "pm_card_visa", confirm: true, usage: "off_session", allowed_payment_method_types: ["card"], ...extra }, { idempotencyKey: key("seti") });
+    await expect(setup({})).rejects.toMatchObject(refusal);
+    await expect(setup({ return_url: RETURN_URL })).resolves.toMatchObject({ status: "succeeded" });
+    await expect(setup({ automatic_payment_methods: { enabled: true, allow_redirects: "never" } })).resolves.toMatchObject({ status: "succeeded" });
+    const pay = (extra: Partial<Stripe.PaymentIntentCreateParams>) =>
+      stripe.paymentIntents.create({ amount: 1000, currency: "brl", payment_method: "pm_card_visa", allowed_payment_method_types: ["card"], confirm: true, ...extra }, { idempotencyKey: key("pi") });
+    await expect(pay({})).rejects.toMatchObject(refusal);
+    await expect(pay({ return_url: RETURN_URL })).resolves.toMatchObject({ status: "succeeded" });
+    await expect(pay({ off_session: true })).resolves.toMatchObject({ status: "succeeded" });
+    // Nothing was made by a refused confirmation.
+    expect(fake.setupIntents.size).toBe(2);
+    expect(fake.paymentIntents.size).toBe(2);
   });
 
   it("a decline is declined with Stripe's decline_code as the detail code, and nothing is charged", async () => {

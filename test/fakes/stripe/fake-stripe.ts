@@ -18,6 +18,8 @@
  *     (create with confirm, confirm, retrieve), payment_intents (create with confirm / off_session /
  *     setup_future_usage, card or pix; retrieve; cancel; list with created[gte] and starting_after; search
  *     on metadata), refunds (create partial or total, retrieve, list by payment_intent), balance, events;
+ *   - a confirmation with the customer present (not off_session) and no return_url is 400 (param return_url)
+ *     while the intent's automatic_payment_methods may redirect (on by default; allow_redirects=never turns it off);
  *   - test payment methods pm_card_* (test-payment-methods.ts) — docs.stripe.com/testing;
  *   - Pix: next_action.pix_display_qr_code {data, expires_at, image_url_png, image_url_svg,
  *     hosted_instructions_url}; payPix()/expirePix() (or POST /_test/pix/:id/pay|expire) stand in for the
@@ -96,6 +98,8 @@ const missing = (kind: string, id: string, param: string, status = 400) =>
 const MIN_CHARGE: Record<string, number> = { brl: 50, usd: 50, eur: 50 };
 const LATAM = new Set(["AR", "BO", "BR", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PY", "SV", "UY", "VE"]);
 const STRIPE_API_VERSION = "2026-10-28.endive";
+/** Payment method types that never send the customer away to another page (a QR, a voucher, a transfer). */
+const NEVER_REDIRECT = new Set(["pix", "boleto", "oxxo", "konbini", "customer_balance"]);
 
 function randomId(prefix: string, length = 24): string {
   const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -354,13 +358,13 @@ export class FakeStripe {
     on("post", "/v1/customers/:id", ["email", "name", "phone", "metadata", "description", "expand"], (p, c) => this.updateCustomer(c.params.id!, p));
     on("get", "/v1/payment_methods/:id", ["expand"], (_p, c) => copy(this.paymentMethod(c.params.id!)));
     on("post", "/v1/payment_methods/:id/attach", ["customer", "expand"], (p, c) => this.attach(c.params.id!, p.customer));
-    const setup = ["customer", "payment_method", "confirm", "usage", "allowed_payment_method_types", "metadata", "description", "return_url", "use_stripe_sdk", "expand"];
+    const setup = ["customer", "payment_method", "confirm", "usage", "allowed_payment_method_types", "automatic_payment_methods", "metadata", "description", "return_url", "use_stripe_sdk", "expand"];
     on("post", "/v1/setup_intents", setup, (p, c) => this.createSetupIntent(p, c));
     on("get", "/v1/setup_intents/:id", ["expand"], (_p, c) => copy(this.get(this.setupIntents, c.params.id!, "setup_intent", "intent", 404)));
     on("post", "/v1/setup_intents/:id/confirm", ["payment_method", "return_url", "expand"], (p, c) =>
-      this.confirmSetupIntent(this.get(this.setupIntents, c.params.id!, "setup_intent", "intent", 404), p.payment_method, c),
+      this.confirmSetupIntent(this.requireReturnUrl(this.get(this.setupIntents, c.params.id!, "setup_intent", "intent", 404), p, "Setup Intent"), p.payment_method, c),
     );
-    const intent = ["amount", "currency", "customer", "payment_method", "allowed_payment_method_types", "payment_method_data", "payment_method_options", "confirm", "off_session", "error_on_requires_action", "setup_future_usage", "capture_method", "metadata", "description", "receipt_email", "return_url", "statement_descriptor_suffix", "expand"];
+    const intent = ["amount", "currency", "customer", "payment_method", "allowed_payment_method_types", "automatic_payment_methods", "payment_method_data", "payment_method_options", "confirm", "off_session", "error_on_requires_action", "setup_future_usage", "capture_method", "metadata", "description", "receipt_email", "return_url", "statement_descriptor_suffix", "expand"];
     on("post", "/v1/payment_intents", intent, (p, c) => this.createPaymentIntent(p, c));
     on("get", "/v1/payment_intents/search", ["query", "limit", "page", "expand"], (p) => this.search("/v1/payment_intents/search", this.paymentIntents, p));
     on("get", "/v1/payment_intents", [...LIST, "customer"], (p) => this.list("/v1/payment_intents", this.paymentIntents, p, (pi) => !p.customer || pi.customer === p.customer));
@@ -533,6 +537,9 @@ export class FakeStripe {
 
   private createSetupIntent(p: Obj, ctx: Ctx): Obj {
     if (p.customer) this.get(this.customers, p.customer, "customer", "customer");
+    const automatic = automaticPaymentMethods(p);
+    const types: string[] = p.allowed_payment_method_types ?? ["card"];
+    if (bool(p.confirm)) this.requireReturnUrl({ automatic_payment_methods: automatic, allowed_payment_method_types: types }, p, "Setup Intent");
     const si = {
       id: randomId("seti"),
       object: "setup_intent",
@@ -544,8 +551,9 @@ export class FakeStripe {
       metadata: this.metadata(p),
       next_action: null as Obj | null,
       payment_method: null as string | null,
-      allowed_payment_method_types: p.allowed_payment_method_types ?? ["card"],
-      payment_method_types: p.allowed_payment_method_types ?? ["card"],
+      allowed_payment_method_types: types,
+      automatic_payment_methods: automatic,
+      payment_method_types: types,
       status: "requires_payment_method",
       usage: p.usage ?? "off_session",
     };
@@ -608,6 +616,8 @@ export class FakeStripe {
       if (p.customer && pm.customer && pm.customer !== p.customer) throw invalid("The provided PaymentMethod belongs to a different Customer.", { param: "payment_method" });
     }
     const expiresAt = pix ? this.pixExpiry(p.payment_method_options?.pix ?? {}) : null;
+    const automatic = automaticPaymentMethods(p);
+    if (bool(p.confirm)) this.requireReturnUrl({ automatic_payment_methods: automatic, allowed_payment_method_types: types }, p, "Payment Intent");
     const pi: Obj = {
       id: randomId("pi"),
       object: "payment_intent",
@@ -629,6 +639,7 @@ export class FakeStripe {
       payment_method: pm?.id ?? null,
       payment_method_options: pix ? { pix: { expires_at: expiresAt } } : { card: { request_three_d_secure: "automatic" } },
       allowed_payment_method_types: types,
+      automatic_payment_methods: automatic,
       payment_method_types: types,
       setup_future_usage: p.setup_future_usage ?? null,
       status: pm ? "requires_confirmation" : "requires_payment_method",
@@ -656,6 +667,22 @@ export class FakeStripe {
       return copy(pi);
     }
     return this.confirmCard(pi, pm, bool(p.off_session), ctx);
+  }
+
+  /**
+   * Stripe refuses to confirm with the customer present (not off_session) and no return_url when the intent
+   * takes automatic payment methods that may redirect (a card's 3-D Secure page, a bank's app), unless told
+   * automatic_payment_methods[allow_redirects]=never — docs.stripe.com/api/payment_intents/confirm (return_url).
+   */
+  private requireReturnUrl<T extends Obj>(intent: T, p: Obj, kind: "Payment Intent" | "Setup Intent"): T {
+    if (bool(p.off_session) || (typeof p.return_url === "string" && p.return_url)) return intent;
+    const automatic = intent.automatic_payment_methods as Obj | null;
+    if (!automatic?.enabled || automatic.allow_redirects === "never") return intent;
+    if (!(intent.allowed_payment_method_types as string[]).some((t) => !NEVER_REDIRECT.has(t))) return intent;
+    throw invalid(
+      `A \`return_url\` must be specified because this ${kind} is configured to automatically accept the payment methods enabled in the Dashboard, some of which may require a full page redirect to succeed. If you do not want to accept redirect-based payment methods, set \`automatic_payment_methods[enabled]\` to \`true\` and \`automatic_payment_methods[allow_redirects]\` to \`never\` when creating Setup Intents and Payment Intents.`,
+      { param: "return_url" },
+    );
   }
 
   /** Stripe's bounds for payment_method_options[pix]: 60 s to 14 days ahead; 4 hours by default. */
@@ -853,6 +880,15 @@ interface Ctx {
   params: Record<string, string>;
   request: { id: string; idempotency_key: string | null };
   key: string | null;
+}
+
+/** automatic_payment_methods as Stripe keeps it: on unless turned off (allowed_payment_method_types narrows it). */
+function automaticPaymentMethods(p: Obj): Obj {
+  const given = (p.automatic_payment_methods ?? {}) as Obj;
+  if (typeof given !== "object") throw invalid("Invalid hash", { param: "automatic_payment_methods" });
+  const allow = given.allow_redirects;
+  if (allow !== undefined && allow !== "always" && allow !== "never") throw invalid(`Invalid automatic_payment_methods[allow_redirects]: must be one of always or never`, { param: "automatic_payment_methods[allow_redirects]" });
+  return { ...(allow ? { allow_redirects: allow } : {}), enabled: given.enabled === undefined ? true : bool(given.enabled) };
 }
 
 /** Stripe's card_error fields for a test card that declines, or null when it approves. */
