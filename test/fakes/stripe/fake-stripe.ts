@@ -30,6 +30,8 @@
  *   - faults for the next matching request: "500" (nothing done), "500_after" (done, then a 500 that
  *     is saved for replay), "hang" (done, answer held past the client's timeout).
  * Search is strongly consistent here unless `searchIndexed = false` (Stripe's lags: docs.stripe.com/search#data-freshness).
+ * Objects carry every field the `stripe` package's types require, and no null where Stripe omits a field
+ * (a refund's failure_reason until it fails): fake-stripe-shapes.test.ts checks them against those types.
  */
 import { randomBytes } from "node:crypto";
 import type http from "node:http";
@@ -351,7 +353,7 @@ export class FakeStripe {
       res.json(copy(this.paymentMethod(test)));
     });
     on("get", "/v1/balance", ["expand"], () => this.balance());
-    on("get", "/v1/account", ["expand"], () => ({ id: "acct_fake0000000000", object: "account", country: this.country, default_currency: this.country === "BR" ? "brl" : "usd", charges_enabled: true }));
+    on("get", "/v1/account", ["expand"], () => ({ id: "acct_fake0000000000", object: "account", country: this.country, default_currency: this.country === "BR" ? "brl" : "usd", charges_enabled: true, details_submitted: true, email: null, payouts_enabled: true, type: "standard" }));
     on("post", "/v1/customers", ["email", "name", "phone", "metadata", "description", "expand"], (p) => this.createCustomer(p));
     on("get", "/v1/customers/search", ["query", "limit", "page", "expand"], (p) => this.search("/v1/customers/search", this.customers, p));
     on("get", "/v1/customers/:id", ["expand"], (_p, c) => copy(this.get(this.customers, c.params.id!, "customer", "id", 404)));
@@ -485,13 +487,17 @@ export class FakeStripe {
     const customer = {
       id: randomId("cus", 14),
       object: "customer",
+      balance: 0,
       created: this.nowSeconds(),
+      default_source: null,
+      description: p.description ?? null,
       email: p.email ?? null,
       name: p.name ?? null,
       phone: p.phone ?? null,
       metadata: this.metadata(p),
-      invoice_settings: { default_payment_method: null },
+      invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
       livemode: false,
+      shipping: null,
     };
     this.customers.set(customer.id, customer);
     return copy(customer);
@@ -514,9 +520,25 @@ export class FakeStripe {
       id: randomId("pm"),
       object: "payment_method",
       type: "card",
-      card: { brand: test.brand, last4: test.last4, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, funding: "credit", country: "US", fingerprint: randomId("fp", 12).slice(3) },
-      billing_details: { name: null, email: null, phone: null, address: null },
+      card: {
+        brand: test.brand,
+        checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" },
+        country: "US",
+        display_brand: test.brand,
+        exp_month: 12,
+        exp_year: new Date().getUTCFullYear() + 3,
+        fingerprint: randomId("fp", 12).slice(3),
+        funding: "credit",
+        generated_from: null,
+        last4: test.last4,
+        networks: { available: [test.brand], preferred: null },
+        regulated_status: "unregulated",
+        three_d_secure_usage: { supported: true },
+        wallet: null,
+      },
+      billing_details: noBillingDetails(),
       customer: null,
+      customer_account: null,
       created: this.nowSeconds(),
       livemode: false,
       metadata: {},
@@ -543,14 +565,24 @@ export class FakeStripe {
     const si = {
       id: randomId("seti"),
       object: "setup_intent",
+      application: null,
+      cancellation_reason: null,
       client_secret: "",
       created: this.nowSeconds(),
       customer: p.customer ?? null,
+      description: p.description ?? null,
+      excluded_payment_method_types: null,
       last_setup_error: null as Obj | null,
+      latest_attempt: null,
       livemode: false,
+      mandate: null,
       metadata: this.metadata(p),
       next_action: null as Obj | null,
+      on_behalf_of: null,
       payment_method: null as string | null,
+      payment_method_configuration_details: null,
+      payment_method_options: { card: { mandate_options: null, network: null, request_three_d_secure: "automatic" } },
+      single_use_mandate: null,
       allowed_payment_method_types: types,
       automatic_payment_methods: automatic,
       payment_method_types: types,
@@ -609,7 +641,7 @@ export class FakeStripe {
       const taxId = p.payment_method_data.billing_details?.tax_id;
       if (taxId && LATAM.has(this.country)) throw invalid("Providing a tax_id is prohibited for this transaction.", { code: "tax_id_prohibited", param: "payment_method_data[billing_details][tax_id]" });
       if (!taxId && !LATAM.has(this.country)) throw invalid("Missing required param: payment_method_data[billing_details][tax_id].", { code: "parameter_missing", param: "payment_method_data[billing_details][tax_id]" });
-      pm = { id: randomId("pm"), object: "payment_method", type: "pix", pix: {}, customer: null, created: this.nowSeconds(), livemode: false, metadata: {}, billing_details: p.payment_method_data.billing_details ?? {} };
+      pm = { id: randomId("pm"), object: "payment_method", type: "pix", pix: {}, customer: null, customer_account: null, created: this.nowSeconds(), livemode: false, metadata: {}, billing_details: { ...noBillingDetails(), ...p.payment_method_data.billing_details } };
       this.paymentMethods.set(pm.id, pm);
     } else if (p.payment_method) {
       pm = this.paymentMethod(p.payment_method);
@@ -624,20 +656,36 @@ export class FakeStripe {
       amount,
       amount_capturable: 0,
       amount_received: 0,
+      application: null,
+      application_fee_amount: null,
       capture_method: "automatic",
       client_secret: "",
       confirmation_method: "automatic",
       created: this.nowSeconds(),
       currency,
       customer: p.customer ?? null,
+      customer_account: null,
       description: p.description ?? null,
+      excluded_payment_method_types: null,
       last_payment_error: null,
       latest_charge: null,
       livemode: false,
+      managed_payments: null,
       metadata: this.metadata(p),
       next_action: null,
+      on_behalf_of: null,
       payment_method: pm?.id ?? null,
-      payment_method_options: pix ? { pix: { expires_at: expiresAt } } : { card: { request_three_d_secure: "automatic" } },
+      payment_method_configuration_details: null,
+      payment_method_options: pix ? { pix: { expires_after_seconds: null, expires_at: expiresAt } } : { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: "automatic" } },
+      payment_record: null,
+      processing: null,
+      receipt_email: p.receipt_email ?? null,
+      review: null,
+      shipping: null,
+      source: null,
+      statement_descriptor: null,
+      statement_descriptor_suffix: p.statement_descriptor_suffix ?? null,
+      transfer_group: null,
       allowed_payment_method_types: types,
       automatic_payment_methods: automatic,
       payment_method_types: types,
@@ -731,7 +779,7 @@ export class FakeStripe {
     }
     const refusal = declineOf(behaviour);
     if (refusal) {
-      const charge = this.newCharge(pi, "failed", refusal.decline_code ?? refusal.code);
+      const charge = this.newCharge(pi, "failed", refusal);
       pi.status = "requires_payment_method";
       pi.latest_charge = charge.id;
       pi.last_payment_error = { type: "card_error", ...refusal, charge: charge.id, payment_method: copy(pm) };
@@ -744,24 +792,86 @@ export class FakeStripe {
     return copy(pi);
   }
 
-  private newCharge(pi: Obj, status: "succeeded" | "failed", failureCode: string | null): Obj {
+  /** A Charge as Stripe shows it (docs.stripe.com/api/charges/object): captured at once, or refused with the issuer's words. */
+  private newCharge(pi: Obj, status: "succeeded" | "failed", refusal: { code: string; decline_code?: string; message: string } | null = null): Obj {
+    const ok = status === "succeeded";
+    const pm = pi.payment_method ? this.paymentMethods.get(pi.payment_method) : undefined;
+    const card = pm?.card;
     const charge = {
       id: randomId("ch"),
       object: "charge",
       amount: pi.amount,
+      amount_captured: ok ? pi.amount : 0,
       amount_refunded: 0,
-      currency: pi.currency,
+      application: null,
+      application_fee: null,
+      application_fee_amount: null,
+      balance_transaction: ok ? randomId("txn") : null,
+      billing_details: copy(pm?.billing_details ?? noBillingDetails()),
+      calculated_statement_descriptor: "FAKE STRIPE",
+      captured: ok,
       created: this.nowSeconds(),
+      currency: pi.currency,
       customer: pi.customer,
+      description: pi.description,
       disputed: false,
-      failure_code: failureCode,
+      failure_balance_transaction: null,
+      failure_code: refusal ? (refusal.decline_code ?? refusal.code) : null,
+      failure_message: refusal?.message ?? null,
+      fraud_details: {},
       livemode: false,
       metadata: copy(pi.metadata),
-      paid: status === "succeeded",
+      on_behalf_of: null,
+      outcome: {
+        advice_code: null,
+        network_advice_code: null,
+        network_decline_code: null,
+        network_status: ok ? "approved_by_network" : "declined_by_network",
+        reason: refusal ? (refusal.decline_code ?? refusal.code) : null,
+        seller_message: ok ? "Payment complete." : "The bank did not return any further details with this decline.",
+        type: ok ? "authorized" : "issuer_declined",
+      },
+      paid: ok,
       payment_intent: pi.id,
       payment_method: pi.payment_method,
+      payment_method_details: card
+        ? {
+            type: "card",
+            card: {
+              amount_authorized: ok ? pi.amount : null,
+              authorization_code: null,
+              brand: card.brand,
+              checks: copy(card.checks),
+              country: card.country,
+              electronic_commerce_indicator: null,
+              exp_month: card.exp_month,
+              exp_year: card.exp_year,
+              funding: card.funding,
+              installments: null,
+              last4: card.last4,
+              mandate: null,
+              network: card.brand,
+              network_transaction_id: null,
+              regulated_status: card.regulated_status,
+              three_d_secure: null,
+              transaction_link_id: null,
+              wallet: null,
+            },
+          }
+        : { type: pm?.type ?? "pix", [pm?.type ?? "pix"]: {} },
+      receipt_email: null,
+      receipt_number: null,
+      receipt_url: ok ? `https://pay.stripe.com/receipts/payment/${pi.id}` : null,
       refunded: false,
+      review: null,
+      shipping: null,
+      source: null,
+      source_transfer: null,
+      statement_descriptor: null,
+      statement_descriptor_suffix: null,
       status,
+      transfer_data: null,
+      transfer_group: null,
     };
     this.charges.set(charge.id, charge);
     return charge;
@@ -769,7 +879,7 @@ export class FakeStripe {
 
   private succeed(pi: Obj, request: Ctx["request"] | null): void {
     const key = this.keyOfIntent.get(pi.id) ?? `(no key) ${pi.id}`;
-    const charge = this.newCharge(pi, "succeeded", null);
+    const charge = this.newCharge(pi, "succeeded");
     pi.status = "succeeded";
     pi.amount_received = pi.amount;
     pi.latest_charge = charge.id;
@@ -786,9 +896,14 @@ export class FakeStripe {
       id: randomId("dp"),
       object: "dispute",
       amount: charge.amount,
+      balance_transactions: [],
       charge: charge.id,
       created: this.nowSeconds(),
       currency: charge.currency,
+      enhanced_eligibility_types: [],
+      evidence: disputeEvidence(),
+      evidence_details: { due_by: this.nowSeconds() + 7 * 86_400, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0, submission_method: "not_submitted" },
+      intended_submission_method: null,
       is_charge_refundable: false,
       livemode: false,
       metadata: {},
@@ -836,12 +951,18 @@ export class FakeStripe {
       charge: charge.id,
       created: this.nowSeconds(),
       currency: charge.currency,
-      failure_reason: null as string | null,
+      customer: pi.customer,
+      customer_account: null,
+      // failure_reason: absent until the refund fails (Stripe omits it, never null).
       metadata: this.metadata(p),
       payment_intent: pi.id,
+      payment_method: pi.payment_method,
       reason: p.reason ?? null,
-      status: this.nextRefundStatus,
-    };
+      receipt_number: null,
+      source_transfer_reversal: null,
+      status: this.nextRefundStatus as string,
+      transfer_reversal: null,
+    } as Obj;
     this.refunds.set(refund.id, refund);
     this.emit("refund.created", refund, ctx.request);
     this.emit("charge.refunded", charge, ctx.request);
@@ -880,6 +1001,21 @@ interface Ctx {
   params: Record<string, string>;
   request: { id: string; idempotency_key: string | null };
   key: string | null;
+}
+
+/** A PaymentMethod's billing_details with nothing known: every field present, null. */
+const noBillingDetails = (): Obj => ({ address: null, email: null, name: null, phone: null, tax_id: null });
+
+/** A new dispute's evidence: nothing submitted yet. */
+function disputeEvidence(): Obj {
+  const fields = [
+    "access_activity_log", "billing_address", "cancellation_policy", "cancellation_policy_disclosure", "cancellation_rebuttal", "customer_communication",
+    "customer_email_address", "customer_name", "customer_purchase_ip", "customer_signature", "duplicate_charge_documentation", "duplicate_charge_explanation",
+    "duplicate_charge_id", "product_description", "receipt", "refund_policy", "refund_policy_disclosure", "refund_refusal_explanation", "service_date",
+    "service_documentation", "shipping_address", "shipping_carrier", "shipping_date", "shipping_documentation", "shipping_tracking_number",
+    "uncategorized_file", "uncategorized_text",
+  ];
+  return { ...Object.fromEntries(fields.map((f) => [f, null])), enhanced_evidence: {} };
 }
 
 /** automatic_payment_methods as Stripe keeps it: on unless turned off (allowed_payment_method_types narrows it). */
