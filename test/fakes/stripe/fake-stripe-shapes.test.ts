@@ -101,7 +101,7 @@ describe("the Stripe fake answers in the stripe package's shapes", () => {
     const paid = await paidIntent();
     const refund = await stripe.refunds.create({ payment_intent: paid.id, amount: 1000, metadata: { idempotency_key: key("r") } }, { idempotencyKey: key("re") });
     expect(refund.status).toBe("succeeded");
-    expect("failure_reason" in wire(refund)!).toBe(false);
+    expect(Object.keys(wire(refund) as object)).not.toContain("failure_reason");
     expectShape("refund", refund);
     fake.nextRefundStatus = "pending";
     const pending = await stripe.refunds.create({ payment_intent: paid.id, amount: 1000, metadata: { idempotency_key: key("r") } }, { idempotencyKey: key("re") });
