@@ -879,7 +879,7 @@ export class FakeStripe {
 
   private succeed(pi: Obj, request: Ctx["request"] | null): void {
     const key = this.keyOfIntent.get(pi.id) ?? `(no key) ${pi.id}`;
-    const charge = this.newCharge(pi, "succeeded");
+    const charge = this.newCharge(pi, "succeeded", null);
     pi.status = "succeeded";
     pi.amount_received = pi.amount;
     pi.latest_charge = charge.id;
