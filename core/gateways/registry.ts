@@ -27,8 +27,14 @@ export interface Gateways {
 /** Decrypted credentials are kept this long per account, so a batch of renewals reads the row once. */
 const CREDENTIALS_TTL_MS = 10_000;
 
-/** `clock`: the transport clock of the cache (a wall-clock TTL, like rate limits, never a tenant's clock). */
-export function createGateways(prisma: PrismaClient, vault: CredentialsVault, clock: Clock = wallClock): Gateways {
+/** Where a payer sent away by a card's issuer (3-D Secure) comes back to, under PUBLIC_URL (pay-router.ts). */
+export const PAYMENT_RETURN_PATH = "/pay/return";
+
+/**
+ * `clock`: the transport clock of the cache (a wall-clock TTL, like rate limits, never a tenant's clock).
+ * `publicUrl`: our hosted pages' address (PUBLIC_URL), for the return page of on-session confirmations.
+ */
+export function createGateways(prisma: PrismaClient, vault: CredentialsVault, clock: Clock = wallClock, opts: { publicUrl?: string } = {}): Gateways {
   const cache = new Map<string, { value: GatewayCredentials; until: number }>();
   const credentials: CredentialsSource = async (account) => {
     const slot = `${account.tenantId}/${account.id}`;
@@ -54,7 +60,8 @@ export function createGateways(prisma: PrismaClient, vault: CredentialsVault, cl
   // The payer lookup is shared with Pagar.me: a Stripe Pix names its payer in billing_details.
   // One lookup of who pays behind a reference, for the three adapters that must name a Pix payer.
   const payerOf = payerLookup(prisma);
-  const stripe = new StripeAdapter(credentials, { payerOf });
+  const returnUrl = opts.publicUrl ? `${opts.publicUrl.replace(/\/+$/, "")}${PAYMENT_RETURN_PATH}` : undefined;
+  const stripe = new StripeAdapter(credentials, { payerOf, ...(returnUrl ? { returnUrl } : {}) });
   const pagarme = new PagarmeAdapter(credentials, { payerOf });
   const mercadopago = new MercadoPagoAdapter(credentials, { payerOf });
   const adapters = new Map<string, GatewayAdapter>([

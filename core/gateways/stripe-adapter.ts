@@ -45,6 +45,10 @@ const LOOKBACK_S = 25 * 3600;
 /** At most this many PaymentIntents are listed before fetchStatus gives up for now ("pending": asked again later). */
 const LOOKBACK_MAX = 2000;
 const MAX_CLIENTS = 200;
+/** Stripe's longest Pix expiry (payment_method_options.pix.expires_at), measured on its clock. */
+const PIX_MAX_EXPIRY_S = 14 * 86400;
+/** Kept off that bound, for a clock of ours ahead of Stripe's. */
+const PIX_EXPIRY_MARGIN_S = 3600;
 
 const TOKEN = /^(cus_[A-Za-z0-9]+)\|(pm_[A-Za-z0-9_]+)$/;
 const PAYMENT_METHOD_ID = /^pm_[A-Za-z0-9_]{1,250}$/;
@@ -66,6 +70,11 @@ export interface StripeAdapterOptions {
   wallClock?: Clock;
   /** Who pays behind one of our references (inv_/ord_/cus_), for a Pix's billing details when the caller has none at hand. */
   payerOf?: (account: GatewayAccountRef, reference: string) => Promise<PixPayer | null>;
+  /**
+   * Our page a payer comes back to should the card's issuer take them away (a full-page 3-D Secure). Stripe
+   * refuses an on-session confirmation without one while the intent may redirect; unused when nothing redirects.
+   */
+  returnUrl?: string;
 }
 
 type PixPayer = NonNullable<PixRequest["payer"]>;
@@ -149,6 +158,7 @@ export class StripeAdapter implements GatewayAdapter {
           payment_method: req.paymentMethodId,
           confirm: true,
           use_stripe_sdk: true,
+          ...this.returnUrl(),
           usage: "off_session",
           allowed_payment_method_types: ["card"],
           metadata: { customer_ref: req.customerRef },
@@ -181,6 +191,8 @@ export class StripeAdapter implements GatewayAdapter {
           allowed_payment_method_types: ["card"],
           confirm: true,
           off_session: req.offSession === true,
+          // Off-session nobody can be redirected: Stripe wants no return_url then.
+          ...(req.offSession === true ? {} : this.returnUrl()),
           metadata: { reference: req.reference, idempotency_key: req.idempotencyKey },
         },
         { idempotencyKey: req.idempotencyKey },
@@ -209,9 +221,10 @@ export class StripeAdapter implements GatewayAdapter {
     // Stripe takes 60 s to 14 days ahead (payment_method_options.pix.expires_at) on its own clock. A sandbox
     // tenant's clock may run ahead of it: the expiry is then shifted by the difference (and shifted back in
     // the answer), so the QR lives as long as we asked. On a live clock the shift is 0 (the same request on a rerun).
+    // Both bounds keep a margin: our clock is never exactly Stripe's.
     const stripeNow = Math.floor(this.clock.now().getTime() / 1000);
     const skew = Math.abs(Math.floor(now.getTime() / 1000) - stripeNow) > 300 ? Math.floor(now.getTime() / 1000) - stripeNow : 0;
-    const expiresAt = Math.min(Math.max(Math.floor(req.expiresAt.getTime() / 1000) - skew, stripeNow + 120), stripeNow + 14 * 86400);
+    const expiresAt = Math.min(Math.max(Math.floor(req.expiresAt.getTime() / 1000) - skew, stripeNow + 120), stripeNow + PIX_MAX_EXPIRY_S - PIX_EXPIRY_MARGIN_S);
     const billing = await this.pixBillingDetails(stripe, account, req);
     const create = (idempotencyKey: string) =>
       stripe.paymentIntents.create(
@@ -346,6 +359,10 @@ export class StripeAdapter implements GatewayAdapter {
   }
 
   // --- clients and lookups ---
+
+  private returnUrl(): { return_url?: string } {
+    return this.opts.returnUrl ? { return_url: this.opts.returnUrl } : {};
+  }
 
   /** One client per key and base URL, kept (credentials are read per call: a rotated key gets a new client). */
   private async client(account: GatewayAccountRef): Promise<Stripe> {

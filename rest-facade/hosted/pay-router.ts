@@ -4,6 +4,7 @@
 // tenant's link are limited per address and per link (attempt-limits.ts).
 import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
 import { describePayLink, payLink, type PayOutcome, type PayPageView } from "../../core/links/pay-link.ts";
+import { PAYMENT_RETURN_PATH } from "../../core/gateways/registry.ts";
 import { cardTypedInBrowser } from "../../core/links/link-rules.ts";
 import { payLinkTenantMode } from "../../core/links/pay-link-tenant-mode.ts";
 import type { Runtime } from "../../core/runtime.ts";
@@ -80,6 +81,12 @@ export function payRouter(runtime: Runtime, opts: AttemptLimitOptions = {}): Rou
     const blocker = methods.length === 0 && !view.pix ? "O pagamento com cartão não está disponível para esta assinatura no momento. Fale com o vendedor." : view.blocker;
     return { view: { ...view, methods, blocker }, browserCard: null };
   };
+
+  // Where a card's issuer sends back a payer it took to its own 3-D Secure page (Stripe's return_url). Our pages
+  // run the challenge in place, so this is a fallback: the query Stripe adds is never read nor echoed.
+  r.get(PAYMENT_RETURN_PATH, (_req, res) => {
+    sendHostedPage(res, runtime, 200, renderMessagePage("Autenticação do cartão concluída", "Volte à página de pagamento e envie o formulário de novo para concluir."));
+  });
 
   r.get("/pay/:token", async (req, res) => {
     const token = String(req.params.token ?? "");

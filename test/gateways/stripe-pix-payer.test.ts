@@ -27,7 +27,7 @@ describe("Pix payer details at Stripe", () => {
     const s = await stripeSubscription(br, "pix");
     const [first] = await paymentsOf(s.subscriptionId);
     const sub = await subscriptionOf(s.t.readKey, s.subscriptionId);
-    expect(billingOf(br, first!.gatewayChargeId)).toEqual({ name: "Maria Silva", email: sub.customer.email });
+    expect(billingOf(br, first!.gatewayChargeId)).toEqual({ address: null, phone: null, tax_id: null, name: "Maria Silva", email: sub.customer.email });
 
     br.payPix(first!.gatewayChargeId);
     expect((await deliver(br, s.accountId, eventAbout(br, "payment_intent.succeeded", first!.gatewayChargeId))).status).toBe(200);
@@ -35,7 +35,7 @@ describe("Pix payer details at Stripe", () => {
     await advanceClock(s.t, new Date(new Date(due).getTime() - 3 * 86_400_000).toISOString()); // the renewal QR (no form: looked up by the invoice)
     const renewal = (await paymentsOf(s.subscriptionId)).at(-1)!;
     expect(renewal).toMatchObject({ method: "PIX", status: "PROCESSING" });
-    expect(billingOf(br, renewal.gatewayChargeId)).toEqual({ name: "Maria Silva", email: sub.customer.email });
+    expect(billingOf(br, renewal.gatewayChargeId)).toEqual({ address: null, phone: null, tax_id: null, name: "Maria Silva", email: sub.customer.email });
   });
 
   it("an account outside Latin America: the buyer's CPF goes as tax_id, and the Pix is made", async () => {

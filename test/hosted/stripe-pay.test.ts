@@ -195,6 +195,28 @@ describe("/pay for a Stripe subscription (PCI SAQ A)", () => {
     expect(r.body).toMatchObject({ status: "card_updated", card: { last4: "3155" } });
     expect(fake.requests.some((q) => q.method === "GET" && q.path === `/v1/setup_intents/${id}`)).toBe(true);
   });
+
+  it("on-session confirmations at Stripe (the checkout's and /pay's) carry our return page under PUBLIC_URL, which answers a plain page", async () => {
+    const from = fake.requests.length;
+    const s = await stripeSubscription();
+    const renewal = tokenOf((await post(`/v1/subscriptions/${s.subscriptionId}/renewal-link`, s.t.writeKey, {})).body.url);
+    const paid = await payJson(renewal, { method: "card", payment_method_id: "pm_card_mastercard" });
+    expect(paid.status).toBe(200);
+    const returnUrl = `${svc.runtime.config.publicUrl}/pay/return`;
+    const confirms = fake.requests.slice(from).filter((q) => q.method === "POST" && /^\/v1\/(setup|payment)_intents$/.test(q.path) && q.params.confirm === "true");
+    // The checkout saves the card and charges it, then /pay saves the new card and charges it: all four with the payer there.
+    expect(confirms.map((q) => [q.path, q.params.off_session ?? null, q.params.return_url, q.status])).toEqual([
+      ["/v1/setup_intents", null, returnUrl, 200],
+      ["/v1/payment_intents", "false", returnUrl, 200],
+      ["/v1/setup_intents", null, returnUrl, 200],
+      ["/v1/payment_intents", "false", returnUrl, 200],
+    ]);
+    // Stripe would append ?setup_intent=…&setup_intent_client_secret=…: never echoed.
+    const back = await call("GET", "/pay/return?setup_intent=seti_X&setup_intent_client_secret=seti_X_secret_Y&redirect_status=succeeded");
+    expect(back.status).toBe(200);
+    expect(back.text).toContain("Volte à página de pagamento");
+    expect(back.text).not.toContain("seti_X");
+  });
 });
 
 describe("a gateway-migration link whose target account is Stripe (the card is saved at the TARGET)", () => {

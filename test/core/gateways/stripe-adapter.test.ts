@@ -20,6 +20,7 @@ const REVOKED_KEY = `sk_test_${randomBytes(16).toString("hex")}`;
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString("base64url").replace(/[-_]/g, "x")}`;
 const ACCOUNT: GatewayAccountRef = { id: "gwa_01JSTRIPETEST000000000000", tenantId: "tn_01JSTRIPETEST0000000000000", provider: "stripe", capabilities: ADAPTER_DEFAULTS.stripe! };
 const CUSTOMER = { customerRef: "cus_01JSTRIPECUSTOMER000000000", email: "ana@example.com", name: "Ana Souza" };
+const RETURN_URL = "https://billing.example.com/pay/return";
 
 let fake: FakeStripe;
 let adapter: StripeAdapter;
@@ -31,7 +32,7 @@ const key = (label = "inv") => `${label}_01JTEST${String(++seq).padStart(6, "0")
 beforeEach(async () => {
   fake = await startFakeStripe({ secretKey: SECRET_KEY, revokedKeys: [REVOKED_KEY], webhookSecret: WEBHOOK_SECRET, hangMs: 1_500 });
   credentials = { credentials: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET }, apiBaseUrl: fake.url };
-  adapter = new StripeAdapter(async () => credentials, { timeoutMs: 500 });
+  adapter = new StripeAdapter(async () => credentials, { timeoutMs: 500, returnUrl: RETURN_URL });
 });
 afterEach(async () => {
   // Stripe's rule, checked after every test: each POST carried an Idempotency-Key.
@@ -174,6 +175,40 @@ describe("Stripe adapter: charges", () => {
     expect(fake.requests.find((r) => r.path === "/v1/payment_intents" && r.idempotencyKey === renewal.idempotencyKey)).toBeTruthy();
     expect(fake.chargesFor(onPage.idempotencyKey)).toBe(1);
     expect(fake.chargesFor(renewal.idempotencyKey)).toBe(1);
+  });
+
+  it("on-session confirmations (saving a card, a charge on our page) carry a return_url to our page; an off-session renewal and a Pix none", async () => {
+    const token = await savedCard();
+    await charge(token);
+    await charge(token, { offSession: true });
+    await adapter.createPixCharge(ACCOUNT, { amountCents: cents(1000), currency: "BRL", idempotencyKey: key(), reference: "inv_01JPIXRU", expiresAt: new Date(Date.now() + 3_600_000) }, now());
+    const posts = fake.requests.filter((r) => r.method === "POST" && /^\/v1\/(setup|payment)_intents$/.test(r.path));
+    expect(posts.map((r) => [r.path, r.params.off_session ?? null, r.params.return_url ?? null, r.status])).toEqual([
+      ["/v1/setup_intents", null, RETURN_URL, 200],
+      ["/v1/payment_intents", "false", RETURN_URL, 200],
+      ["/v1/payment_intents", "true", null, 200],
+      ["/v1/payment_intents", null, null, 200],
+    ]);
+  });
+
+  it("the fake, like Stripe, refuses an on-session confirmation without a return_url while redirects are allowed", async () => {
+    const url = new URL(fake.url);
+    const stripe = new Stripe(SECRET_KEY, { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+    const customer = await stripe.customers.create({ email: CUSTOMER.email }, { idempotencyKey: key("cus") });
+    const refusal = { type: "StripeInvalidRequestError", param: "return_url", message: expect.stringMatching(/^A `return_url` must be specified because this (Setup|Payment) Intent is configured to automatically accept the payment methods enabled in the Dashboard/) };
+    const setup = (extra: Partial<Stripe.SetupIntentCreateParams>) =>
+      stripe.setupIntents.create({ customer: customer.id, payment_method: "pm_card_visa", confirm: true, usage: "off_session", allowed_payment_method_types: ["card"], ...extra }, { idempotencyKey: key("seti") });
+    await expect(setup({})).rejects.toMatchObject(refusal);
+    await expect(setup({ return_url: RETURN_URL })).resolves.toMatchObject({ status: "succeeded" });
+    await expect(setup({ automatic_payment_methods: { enabled: true, allow_redirects: "never" } })).resolves.toMatchObject({ status: "succeeded" });
+    const pay = (extra: Partial<Stripe.PaymentIntentCreateParams>) =>
+      stripe.paymentIntents.create({ amount: 1000, currency: "brl", payment_method: "pm_card_visa", allowed_payment_method_types: ["card"], confirm: true, ...extra }, { idempotencyKey: key("pi") });
+    await expect(pay({})).rejects.toMatchObject(refusal);
+    await expect(pay({ return_url: RETURN_URL })).resolves.toMatchObject({ status: "succeeded" });
+    await expect(pay({ off_session: true })).resolves.toMatchObject({ status: "succeeded" });
+    // Nothing was made by a refused confirmation.
+    expect(fake.setupIntents.size).toBe(2);
+    expect(fake.paymentIntents.size).toBe(2);
   });
 
   it("a decline is declined with Stripe's decline_code as the detail code, and nothing is charged", async () => {
@@ -319,6 +354,35 @@ describe("Stripe adapter: Pix", () => {
     expect(fake.paymentIntents.size).toBe(1);
     expect(fake.requests.filter((r) => r.idempotencyKey === k).map((r) => r.replayed)).toEqual([false, true]);
     expect(fake.requests.at(-1)).toMatchObject({ method: "GET", path: "/v1/payment_intents/search" });
+  });
+
+  it("a Pix asked to live past Stripe's 14 days is capped with a margin: our clock a few seconds ahead of Stripe's is still accepted", async () => {
+    // Our server's clock runs 5 s ahead of Stripe's (the fake measures on the real clock, as Stripe does on its own).
+    const ahead = new StripeAdapter(async () => credentials, { timeoutMs: 2_000, wallClock: { now: () => new Date(Date.now() + 5_000) } });
+    const k = key();
+    const asked = new Date(Date.now() + 30 * 86_400_000);
+    const pix = await ahead.createPixCharge(ACCOUNT, { amountCents: cents(1000), currency: "BRL", idempotencyKey: k, reference: "inv_01JPIX4", expiresAt: asked }, new Date(Date.now() + 5_000));
+    const expiresAt = fake.paymentIntents.get(pix.chargeId)!.next_action.pix_display_qr_code.expires_at as number;
+    const stripeNow = Date.now() / 1000;
+    expect(expiresAt).toBeLessThanOrEqual(stripeNow + 14 * 86_400 - 1_800);
+    expect(expiresAt).toBeGreaterThan(stripeNow + 13 * 86_400);
+    expect(pix.expiresAt.getTime()).toBe(expiresAt * 1000);
+    // A sandbox tenant's clock days ahead (the expiry shifted onto Stripe's clock) is capped the same way.
+    const sandboxNow = new Date(Date.now() + 10 * 86_400_000);
+    const shifted = await ahead.createPixCharge(ACCOUNT, { amountCents: cents(1000), currency: "BRL", idempotencyKey: key(), reference: "inv_01JPIX5", expiresAt: new Date(sandboxNow.getTime() + 20 * 86_400_000) }, sandboxNow);
+    expect(fake.paymentIntents.get(shifted.chargeId)!.next_action.pix_display_qr_code.expires_at).toBeLessThanOrEqual(Date.now() / 1000 + 14 * 86_400 - 1_800);
+  });
+
+  it("the fake, like Stripe, refuses a Pix expiry past 14 days from its own clock", async () => {
+    const url = new URL(fake.url);
+    const stripe = new Stripe(SECRET_KEY, { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+    const create = (expires_at: number) =>
+      stripe.paymentIntents.create(
+        { amount: 1000, currency: "brl", allowed_payment_method_types: ["pix"], payment_method_data: { type: "pix" }, payment_method_options: { pix: { expires_at } }, confirm: true },
+        { idempotencyKey: key("pix") },
+      );
+    await expect(create(Math.floor(Date.now() / 1000) + 14 * 86_400 + 5)).rejects.toMatchObject({ type: "StripeInvalidRequestError", param: "payment_method_options[pix][expires_at]" });
+    await expect(create(Math.floor(Date.now() / 1000) + 14 * 86_400 - 60)).resolves.toMatchObject({ status: "requires_action" });
   });
 
   it("an expired Pix reads as declined", async () => {

@@ -18,6 +18,8 @@
  *     (create with confirm, confirm, retrieve), payment_intents (create with confirm / off_session /
  *     setup_future_usage, card or pix; retrieve; cancel; list with created[gte] and starting_after; search
  *     on metadata), refunds (create partial or total, retrieve, list by payment_intent), balance, events;
+ *   - a confirmation with the customer present (not off_session) and no return_url is 400 (param return_url)
+ *     while the intent's automatic_payment_methods may redirect (on by default; allow_redirects=never turns it off);
  *   - test payment methods pm_card_* (test-payment-methods.ts) — docs.stripe.com/testing;
  *   - Pix: next_action.pix_display_qr_code {data, expires_at, image_url_png, image_url_svg,
  *     hosted_instructions_url}; payPix()/expirePix() (or POST /_test/pix/:id/pay|expire) stand in for the
@@ -28,6 +30,8 @@
  *   - faults for the next matching request: "500" (nothing done), "500_after" (done, then a 500 that
  *     is saved for replay), "hang" (done, answer held past the client's timeout).
  * Search is strongly consistent here unless `searchIndexed = false` (Stripe's lags: docs.stripe.com/search#data-freshness).
+ * Objects carry every field the `stripe` package's types require, and no null where Stripe omits a field
+ * (a refund's failure_reason until it fails): fake-stripe-shapes.test.ts checks them against those types.
  */
 import { randomBytes } from "node:crypto";
 import type http from "node:http";
@@ -96,6 +100,8 @@ const missing = (kind: string, id: string, param: string, status = 400) =>
 const MIN_CHARGE: Record<string, number> = { brl: 50, usd: 50, eur: 50 };
 const LATAM = new Set(["AR", "BO", "BR", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PY", "SV", "UY", "VE"]);
 const STRIPE_API_VERSION = "2026-10-28.endive";
+/** Payment method types that never send the customer away to another page (a QR, a voucher, a transfer). */
+const NEVER_REDIRECT = new Set(["pix", "boleto", "oxxo", "konbini", "customer_balance"]);
 
 function randomId(prefix: string, length = 24): string {
   const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -347,20 +353,20 @@ export class FakeStripe {
       res.json(copy(this.paymentMethod(test)));
     });
     on("get", "/v1/balance", ["expand"], () => this.balance());
-    on("get", "/v1/account", ["expand"], () => ({ id: "acct_fake0000000000", object: "account", country: this.country, default_currency: this.country === "BR" ? "brl" : "usd", charges_enabled: true }));
+    on("get", "/v1/account", ["expand"], () => ({ id: "acct_fake0000000000", object: "account", country: this.country, default_currency: this.country === "BR" ? "brl" : "usd", charges_enabled: true, details_submitted: true, email: null, payouts_enabled: true, type: "standard" }));
     on("post", "/v1/customers", ["email", "name", "phone", "metadata", "description", "expand"], (p) => this.createCustomer(p));
     on("get", "/v1/customers/search", ["query", "limit", "page", "expand"], (p) => this.search("/v1/customers/search", this.customers, p));
     on("get", "/v1/customers/:id", ["expand"], (_p, c) => copy(this.get(this.customers, c.params.id!, "customer", "id", 404)));
     on("post", "/v1/customers/:id", ["email", "name", "phone", "metadata", "description", "expand"], (p, c) => this.updateCustomer(c.params.id!, p));
     on("get", "/v1/payment_methods/:id", ["expand"], (_p, c) => copy(this.paymentMethod(c.params.id!)));
     on("post", "/v1/payment_methods/:id/attach", ["customer", "expand"], (p, c) => this.attach(c.params.id!, p.customer));
-    const setup = ["customer", "payment_method", "confirm", "usage", "allowed_payment_method_types", "metadata", "description", "return_url", "use_stripe_sdk", "expand"];
+    const setup = ["customer", "payment_method", "confirm", "usage", "allowed_payment_method_types", "automatic_payment_methods", "metadata", "description", "return_url", "use_stripe_sdk", "expand"];
     on("post", "/v1/setup_intents", setup, (p, c) => this.createSetupIntent(p, c));
     on("get", "/v1/setup_intents/:id", ["expand"], (_p, c) => copy(this.get(this.setupIntents, c.params.id!, "setup_intent", "intent", 404)));
     on("post", "/v1/setup_intents/:id/confirm", ["payment_method", "return_url", "expand"], (p, c) =>
-      this.confirmSetupIntent(this.get(this.setupIntents, c.params.id!, "setup_intent", "intent", 404), p.payment_method, c),
+      this.confirmSetupIntent(this.requireReturnUrl(this.get(this.setupIntents, c.params.id!, "setup_intent", "intent", 404), p, "Setup Intent"), p.payment_method, c),
     );
-    const intent = ["amount", "currency", "customer", "payment_method", "allowed_payment_method_types", "payment_method_data", "payment_method_options", "confirm", "off_session", "error_on_requires_action", "setup_future_usage", "capture_method", "metadata", "description", "receipt_email", "return_url", "statement_descriptor_suffix", "expand"];
+    const intent = ["amount", "currency", "customer", "payment_method", "allowed_payment_method_types", "automatic_payment_methods", "payment_method_data", "payment_method_options", "confirm", "off_session", "error_on_requires_action", "setup_future_usage", "capture_method", "metadata", "description", "receipt_email", "return_url", "statement_descriptor_suffix", "expand"];
     on("post", "/v1/payment_intents", intent, (p, c) => this.createPaymentIntent(p, c));
     on("get", "/v1/payment_intents/search", ["query", "limit", "page", "expand"], (p) => this.search("/v1/payment_intents/search", this.paymentIntents, p));
     on("get", "/v1/payment_intents", [...LIST, "customer"], (p) => this.list("/v1/payment_intents", this.paymentIntents, p, (pi) => !p.customer || pi.customer === p.customer));
@@ -481,13 +487,17 @@ export class FakeStripe {
     const customer = {
       id: randomId("cus", 14),
       object: "customer",
+      balance: 0,
       created: this.nowSeconds(),
+      default_source: null,
+      description: p.description ?? null,
       email: p.email ?? null,
       name: p.name ?? null,
       phone: p.phone ?? null,
       metadata: this.metadata(p),
-      invoice_settings: { default_payment_method: null },
+      invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
       livemode: false,
+      shipping: null,
     };
     this.customers.set(customer.id, customer);
     return copy(customer);
@@ -510,9 +520,25 @@ export class FakeStripe {
       id: randomId("pm"),
       object: "payment_method",
       type: "card",
-      card: { brand: test.brand, last4: test.last4, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, funding: "credit", country: "US", fingerprint: randomId("fp", 12).slice(3) },
-      billing_details: { name: null, email: null, phone: null, address: null },
+      card: {
+        brand: test.brand,
+        checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" },
+        country: "US",
+        display_brand: test.brand,
+        exp_month: 12,
+        exp_year: new Date().getUTCFullYear() + 3,
+        fingerprint: randomId("fp", 12).slice(3),
+        funding: "credit",
+        generated_from: null,
+        last4: test.last4,
+        networks: { available: [test.brand], preferred: null },
+        regulated_status: "unregulated",
+        three_d_secure_usage: { supported: true },
+        wallet: null,
+      },
+      billing_details: noBillingDetails(),
       customer: null,
+      customer_account: null,
       created: this.nowSeconds(),
       livemode: false,
       metadata: {},
@@ -533,19 +559,33 @@ export class FakeStripe {
 
   private createSetupIntent(p: Obj, ctx: Ctx): Obj {
     if (p.customer) this.get(this.customers, p.customer, "customer", "customer");
+    const automatic = automaticPaymentMethods(p);
+    const types: string[] = p.allowed_payment_method_types ?? ["card"];
+    if (bool(p.confirm)) this.requireReturnUrl({ automatic_payment_methods: automatic, allowed_payment_method_types: types }, p, "Setup Intent");
     const si = {
       id: randomId("seti"),
       object: "setup_intent",
+      application: null,
+      cancellation_reason: null,
       client_secret: "",
       created: this.nowSeconds(),
       customer: p.customer ?? null,
+      description: p.description ?? null,
+      excluded_payment_method_types: null,
       last_setup_error: null as Obj | null,
+      latest_attempt: null,
       livemode: false,
+      mandate: null,
       metadata: this.metadata(p),
       next_action: null as Obj | null,
+      on_behalf_of: null,
       payment_method: null as string | null,
-      allowed_payment_method_types: p.allowed_payment_method_types ?? ["card"],
-      payment_method_types: p.allowed_payment_method_types ?? ["card"],
+      payment_method_configuration_details: null,
+      payment_method_options: { card: { mandate_options: null, network: null, request_three_d_secure: "automatic" } },
+      single_use_mandate: null,
+      allowed_payment_method_types: types,
+      automatic_payment_methods: automatic,
+      payment_method_types: types,
       status: "requires_payment_method",
       usage: p.usage ?? "off_session",
     };
@@ -601,34 +641,53 @@ export class FakeStripe {
       const taxId = p.payment_method_data.billing_details?.tax_id;
       if (taxId && LATAM.has(this.country)) throw invalid("Providing a tax_id is prohibited for this transaction.", { code: "tax_id_prohibited", param: "payment_method_data[billing_details][tax_id]" });
       if (!taxId && !LATAM.has(this.country)) throw invalid("Missing required param: payment_method_data[billing_details][tax_id].", { code: "parameter_missing", param: "payment_method_data[billing_details][tax_id]" });
-      pm = { id: randomId("pm"), object: "payment_method", type: "pix", pix: {}, customer: null, created: this.nowSeconds(), livemode: false, metadata: {}, billing_details: p.payment_method_data.billing_details ?? {} };
+      pm = { id: randomId("pm"), object: "payment_method", type: "pix", pix: {}, customer: null, customer_account: null, created: this.nowSeconds(), livemode: false, metadata: {}, billing_details: { ...noBillingDetails(), ...p.payment_method_data.billing_details } };
       this.paymentMethods.set(pm.id, pm);
     } else if (p.payment_method) {
       pm = this.paymentMethod(p.payment_method);
       if (p.customer && pm.customer && pm.customer !== p.customer) throw invalid("The provided PaymentMethod belongs to a different Customer.", { param: "payment_method" });
     }
     const expiresAt = pix ? this.pixExpiry(p.payment_method_options?.pix ?? {}) : null;
+    const automatic = automaticPaymentMethods(p);
+    if (bool(p.confirm)) this.requireReturnUrl({ automatic_payment_methods: automatic, allowed_payment_method_types: types }, p, "Payment Intent");
     const pi: Obj = {
       id: randomId("pi"),
       object: "payment_intent",
       amount,
       amount_capturable: 0,
       amount_received: 0,
+      application: null,
+      application_fee_amount: null,
       capture_method: "automatic",
       client_secret: "",
       confirmation_method: "automatic",
       created: this.nowSeconds(),
       currency,
       customer: p.customer ?? null,
+      customer_account: null,
       description: p.description ?? null,
+      excluded_payment_method_types: null,
       last_payment_error: null,
       latest_charge: null,
       livemode: false,
+      managed_payments: null,
       metadata: this.metadata(p),
       next_action: null,
+      on_behalf_of: null,
       payment_method: pm?.id ?? null,
-      payment_method_options: pix ? { pix: { expires_at: expiresAt } } : { card: { request_three_d_secure: "automatic" } },
+      payment_method_configuration_details: null,
+      payment_method_options: pix ? { pix: { expires_after_seconds: null, expires_at: expiresAt } } : { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: "automatic" } },
+      payment_record: null,
+      processing: null,
+      receipt_email: p.receipt_email ?? null,
+      review: null,
+      shipping: null,
+      source: null,
+      statement_descriptor: null,
+      statement_descriptor_suffix: p.statement_descriptor_suffix ?? null,
+      transfer_group: null,
       allowed_payment_method_types: types,
+      automatic_payment_methods: automatic,
       payment_method_types: types,
       setup_future_usage: p.setup_future_usage ?? null,
       status: pm ? "requires_confirmation" : "requires_payment_method",
@@ -656,6 +715,22 @@ export class FakeStripe {
       return copy(pi);
     }
     return this.confirmCard(pi, pm, bool(p.off_session), ctx);
+  }
+
+  /**
+   * Stripe refuses to confirm with the customer present (not off_session) and no return_url when the intent
+   * takes automatic payment methods that may redirect (a card's 3-D Secure page, a bank's app), unless told
+   * automatic_payment_methods[allow_redirects]=never — docs.stripe.com/api/payment_intents/confirm (return_url).
+   */
+  private requireReturnUrl<T extends Obj>(intent: T, p: Obj, kind: "Payment Intent" | "Setup Intent"): T {
+    if (bool(p.off_session) || (typeof p.return_url === "string" && p.return_url)) return intent;
+    const automatic = intent.automatic_payment_methods as Obj | null;
+    if (!automatic?.enabled || automatic.allow_redirects === "never") return intent;
+    if (!(intent.allowed_payment_method_types as string[]).some((t) => !NEVER_REDIRECT.has(t))) return intent;
+    throw invalid(
+      `A \`return_url\` must be specified because this ${kind} is configured to automatically accept the payment methods enabled in the Dashboard, some of which may require a full page redirect to succeed. If you do not want to accept redirect-based payment methods, set \`automatic_payment_methods[enabled]\` to \`true\` and \`automatic_payment_methods[allow_redirects]\` to \`never\` when creating Setup Intents and Payment Intents.`,
+      { param: "return_url" },
+    );
   }
 
   /** Stripe's bounds for payment_method_options[pix]: 60 s to 14 days ahead; 4 hours by default. */
@@ -704,7 +779,7 @@ export class FakeStripe {
     }
     const refusal = declineOf(behaviour);
     if (refusal) {
-      const charge = this.newCharge(pi, "failed", refusal.decline_code ?? refusal.code);
+      const charge = this.newCharge(pi, "failed", refusal);
       pi.status = "requires_payment_method";
       pi.latest_charge = charge.id;
       pi.last_payment_error = { type: "card_error", ...refusal, charge: charge.id, payment_method: copy(pm) };
@@ -717,24 +792,86 @@ export class FakeStripe {
     return copy(pi);
   }
 
-  private newCharge(pi: Obj, status: "succeeded" | "failed", failureCode: string | null): Obj {
+  /** A Charge as Stripe shows it (docs.stripe.com/api/charges/object): captured at once, or refused with the issuer's words. */
+  private newCharge(pi: Obj, status: "succeeded" | "failed", refusal: { code: string; decline_code?: string; message: string } | null = null): Obj {
+    const ok = status === "succeeded";
+    const pm = pi.payment_method ? this.paymentMethods.get(pi.payment_method) : undefined;
+    const card = pm?.card;
     const charge = {
       id: randomId("ch"),
       object: "charge",
       amount: pi.amount,
+      amount_captured: ok ? pi.amount : 0,
       amount_refunded: 0,
-      currency: pi.currency,
+      application: null,
+      application_fee: null,
+      application_fee_amount: null,
+      balance_transaction: ok ? randomId("txn") : null,
+      billing_details: copy(pm?.billing_details ?? noBillingDetails()),
+      calculated_statement_descriptor: "FAKE STRIPE",
+      captured: ok,
       created: this.nowSeconds(),
+      currency: pi.currency,
       customer: pi.customer,
+      description: pi.description,
       disputed: false,
-      failure_code: failureCode,
+      failure_balance_transaction: null,
+      failure_code: refusal ? (refusal.decline_code ?? refusal.code) : null,
+      failure_message: refusal?.message ?? null,
+      fraud_details: {},
       livemode: false,
       metadata: copy(pi.metadata),
-      paid: status === "succeeded",
+      on_behalf_of: null,
+      outcome: {
+        advice_code: null,
+        network_advice_code: null,
+        network_decline_code: null,
+        network_status: ok ? "approved_by_network" : "declined_by_network",
+        reason: refusal ? (refusal.decline_code ?? refusal.code) : null,
+        seller_message: ok ? "Payment complete." : "The bank did not return any further details with this decline.",
+        type: ok ? "authorized" : "issuer_declined",
+      },
+      paid: ok,
       payment_intent: pi.id,
       payment_method: pi.payment_method,
+      payment_method_details: card
+        ? {
+            type: "card",
+            card: {
+              amount_authorized: ok ? pi.amount : null,
+              authorization_code: null,
+              brand: card.brand,
+              checks: copy(card.checks),
+              country: card.country,
+              electronic_commerce_indicator: null,
+              exp_month: card.exp_month,
+              exp_year: card.exp_year,
+              funding: card.funding,
+              installments: null,
+              last4: card.last4,
+              mandate: null,
+              network: card.brand,
+              network_transaction_id: null,
+              regulated_status: card.regulated_status,
+              three_d_secure: null,
+              transaction_link_id: null,
+              wallet: null,
+            },
+          }
+        : { type: pm?.type ?? "pix", [pm?.type ?? "pix"]: {} },
+      receipt_email: null,
+      receipt_number: null,
+      receipt_url: ok ? `https://pay.stripe.com/receipts/payment/${pi.id}` : null,
       refunded: false,
+      review: null,
+      shipping: null,
+      source: null,
+      source_transfer: null,
+      statement_descriptor: null,
+      statement_descriptor_suffix: null,
       status,
+      transfer_data: null,
+      transfer_group: null,
     };
     this.charges.set(charge.id, charge);
     return charge;
@@ -759,9 +896,14 @@ export class FakeStripe {
       id: randomId("dp"),
       object: "dispute",
       amount: charge.amount,
+      balance_transactions: [],
       charge: charge.id,
       created: this.nowSeconds(),
       currency: charge.currency,
+      enhanced_eligibility_types: [],
+      evidence: disputeEvidence(),
+      evidence_details: { due_by: this.nowSeconds() + 7 * 86_400, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0, submission_method: "not_submitted" },
+      intended_submission_method: null,
       is_charge_refundable: false,
       livemode: false,
       metadata: {},
@@ -809,12 +951,18 @@ export class FakeStripe {
       charge: charge.id,
       created: this.nowSeconds(),
       currency: charge.currency,
-      failure_reason: null as string | null,
+      customer: pi.customer,
+      customer_account: null,
+      // failure_reason: absent until the refund fails (Stripe omits it, never null).
       metadata: this.metadata(p),
       payment_intent: pi.id,
+      payment_method: pi.payment_method,
       reason: p.reason ?? null,
-      status: this.nextRefundStatus,
-    };
+      receipt_number: null,
+      source_transfer_reversal: null,
+      status: this.nextRefundStatus as string,
+      transfer_reversal: null,
+    } as Obj;
     this.refunds.set(refund.id, refund);
     this.emit("refund.created", refund, ctx.request);
     this.emit("charge.refunded", charge, ctx.request);
@@ -853,6 +1001,30 @@ interface Ctx {
   params: Record<string, string>;
   request: { id: string; idempotency_key: string | null };
   key: string | null;
+}
+
+/** A PaymentMethod's billing_details with nothing known: every field present, null. */
+const noBillingDetails = (): Obj => ({ address: null, email: null, name: null, phone: null, tax_id: null });
+
+/** A new dispute's evidence: nothing submitted yet. */
+function disputeEvidence(): Obj {
+  const fields = [
+    "access_activity_log", "billing_address", "cancellation_policy", "cancellation_policy_disclosure", "cancellation_rebuttal", "customer_communication",
+    "customer_email_address", "customer_name", "customer_purchase_ip", "customer_signature", "duplicate_charge_documentation", "duplicate_charge_explanation",
+    "duplicate_charge_id", "product_description", "receipt", "refund_policy", "refund_policy_disclosure", "refund_refusal_explanation", "service_date",
+    "service_documentation", "shipping_address", "shipping_carrier", "shipping_date", "shipping_documentation", "shipping_tracking_number",
+    "uncategorized_file", "uncategorized_text",
+  ];
+  return { ...Object.fromEntries(fields.map((f) => [f, null])), enhanced_evidence: {} };
+}
+
+/** automatic_payment_methods as Stripe keeps it: on unless turned off (allowed_payment_method_types narrows it). */
+function automaticPaymentMethods(p: Obj): Obj {
+  const given = (p.automatic_payment_methods ?? {}) as Obj;
+  if (typeof given !== "object") throw invalid("Invalid hash", { param: "automatic_payment_methods" });
+  const allow = given.allow_redirects;
+  if (allow !== undefined && allow !== "always" && allow !== "never") throw invalid(`Invalid automatic_payment_methods[allow_redirects]: must be one of always or never`, { param: "automatic_payment_methods[allow_redirects]" });
+  return { ...(allow ? { allow_redirects: allow } : {}), enabled: given.enabled === undefined ? true : bool(given.enabled) };
 }
 
 /** Stripe's card_error fields for a test card that declines, or null when it approves. */
