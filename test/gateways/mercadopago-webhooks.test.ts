@@ -8,6 +8,7 @@ import type { TestService } from "../helpers/service.ts";
 import { REFUSED_NOTICES_PER_MINUTE } from "../../rest-facade/gateway-webhooks.ts";
 import { sendFrom } from "../security/hosted-client.ts";
 import { ACCESS_TOKEN, mercadopagoOffer, mercadopagoSubscription, paymentsOf, PUBLIC_KEY, startMercadoPagoTestbed, WEBHOOK_SECRET } from "../helpers/mercadopago.ts";
+import { postNotice } from "../helpers/provider-notice.ts";
 
 let fake: FakeMercadoPago;
 let svc: TestService;
@@ -17,8 +18,7 @@ afterAll(() => fake?.close());
 const prisma = () => svc.runtime.db.prisma;
 
 async function post(accountId: string, n: { query: string; rawBody: string; headers: Record<string, string> }) {
-  const res = await fetch(`${svc.baseUrl}/gateways/${accountId}/webhooks?${n.query}`, { method: "POST", headers: n.headers, body: n.rawBody });
-  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+  return postNotice(`${svc.baseUrl}/gateways/${accountId}/webhooks?${n.query}`, n.headers, n.rawBody);
 }
 
 /** A Pix checkout at the fake, paid by the payer's bank: our payment still PROCESSING until a notice arrives. */

@@ -19,6 +19,7 @@ import { SECRET_KEY, startStripeTestbed, stripeOffer, WEBHOOK_SECRET } from "../
 import type { TestTenant } from "../helpers/tenant.ts";
 import { sendFrom } from "../security/hosted-client.ts";
 import { gql } from "../helpers/http.ts";
+import { postNotice } from "../helpers/provider-notice.ts";
 
 
 let fake: FakeStripe;
@@ -59,8 +60,7 @@ async function subscriptionWithInvoice(s: Setup, card = "pm_card_visa") {
 }
 
 async function post(url: string, signed: { rawBody: string; headers: Record<string, string> }) {
-  const res = await fetch(url, { method: "POST", headers: signed.headers, body: signed.rawBody });
-  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+  return postNotice(url, signed.headers, signed.rawBody);
 }
 
 const eventCount = (s: Setup, type: string) => prisma().event.count({ where: { tenantId: s.t.tenantId, type } });

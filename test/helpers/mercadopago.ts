@@ -7,6 +7,7 @@ import { CPF } from "./billing.ts";
 import { call, get, op } from "./http.ts";
 import { testService, type TestService } from "./service.ts";
 import { newTenant, type TestTenant } from "./tenant.ts";
+import { postNotice } from "./provider-notice.ts";
 
 export const ACCESS_TOKEN = `TEST-${randomBytes(8).toString("hex")}-112233-${randomBytes(16).toString("hex")}-${randomBytes(4).readUInt32BE()}`;
 export const PUBLIC_KEY = `TEST-${randomBytes(4).toString("hex")}-1234-1234-1234-${randomBytes(6).toString("hex")}`;
@@ -63,8 +64,7 @@ export async function mercadopagoSubscription(fake: FakeMercadoPago, pay: { hold
 export async function deliverNotice(fake: FakeMercadoPago, accountId: string, paymentId: string | number, opts: Parameters<FakeMercadoPago["signedNotice"]>[1] = {}) {
   const { baseUrl } = await testService();
   const n = fake.signedNotice(paymentId, opts);
-  const res = await fetch(`${baseUrl}/gateways/${accountId}/webhooks?${n.query}`, { method: "POST", headers: n.headers, body: n.rawBody });
-  return { status: res.status, body: (await res.json().catch(() => null)) as Obj };
+  return postNotice(`${baseUrl}/gateways/${accountId}/webhooks?${n.query}`, n.headers, n.rawBody) as Promise<{ status: number; body: Obj }>;
 }
 
 /** Our payments of a subscription, oldest first, straight from the database. */

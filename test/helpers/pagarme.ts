@@ -9,6 +9,7 @@ import { CPF } from "./billing.ts";
 import { call, get, op } from "./http.ts";
 import { testService, type TestService } from "./service.ts";
 import { newTenant, type TestTenant } from "./tenant.ts";
+import { postNotice } from "./provider-notice.ts";
 
 type Obj = Record<string, any>;
 const hex = (n: number) => randomBytes(n).toString("hex");
@@ -75,8 +76,7 @@ export async function deliverNotice(accountId: string, notice: Obj, opts: { toke
   const { baseUrl } = await testService();
   const token = opts.token === undefined ? noticeTokens.get(accountId) : opts.token;
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  const res = await fetch(`${baseUrl}/gateways/${accountId}/webhooks${query}`, { method: "POST", headers: { "content-type": "application/json", "user-agent": "Pagar.me-Webhooks" }, body: JSON.stringify(notice) });
-  return { status: res.status, body: (await res.json().catch(() => null)) as Obj };
+  return postNotice(`${baseUrl}/gateways/${accountId}/webhooks${query}`, { "content-type": "application/json", "user-agent": "Pagar.me-Webhooks" }, JSON.stringify(notice)) as Promise<{ status: number; body: Obj }>;
 }
 
 /** Our payments of a subscription, oldest first, straight from the database (ids, keys, Pagar.me ids). */

@@ -7,6 +7,7 @@ import { CPF } from "../helpers/billing.ts";
 import { call, get } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { stripeOffer, type StripeOffer } from "../helpers/stripe.ts";
+import { postNotice } from "../helpers/provider-notice.ts";
 
 export type Obj = Record<string, any>;
 
@@ -30,8 +31,7 @@ export async function stripeSubscription(fake: FakeStripe, pay: { pm: string } |
 export async function deliver(fake: FakeStripe, accountId: string, event: Obj) {
   const { baseUrl } = await testService();
   const signed = fake.signed(event);
-  const res = await fetch(`${baseUrl}/gateways/${accountId}/webhooks`, { method: "POST", headers: signed.headers, body: signed.rawBody });
-  return { status: res.status, body: (await res.json().catch(() => null)) as Obj };
+  return postNotice(`${baseUrl}/gateways/${accountId}/webhooks`, signed.headers, signed.rawBody) as Promise<{ status: number; body: Obj }>;
 }
 
 /** The newest event of `type` about the PaymentIntent `pi` (data.object.id, or its payment_intent). */
