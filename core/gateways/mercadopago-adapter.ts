@@ -59,6 +59,11 @@ type Options = NonNullable<ConstructorParameters<typeof MercadoPagoConfig>[0]["o
 
 /** How old (or early) a signed notice may be. Mercado Pago leaves the tolerance to the receiver; ours, as Stripe's. */
 export const MERCADOPAGO_WEBHOOK_TOLERANCE_S = 300;
+/**
+ * `ts` of x-signature in ms: Mercado Pago's page calls it milliseconds while its example is in seconds, so
+ * both are read. Any ts above this is milliseconds (as seconds it would be past the year 5000).
+ */
+const TS_MS_FROM = 100_000_000_000;
 /** A Pix QR lives 30 minutes to 30 days at Mercado Pago (date_of_expiration; 24 h by default). */
 export const MERCADOPAGO_PIX_MIN_MS = 30 * 60_000;
 export const MERCADOPAGO_PIX_MAX_MS = 30 * 86_400_000;
@@ -362,7 +367,7 @@ export class MercadoPagoAdapter implements GatewayAdapter {
   /**
    * `x-signature` (ts, v1 = HMAC-SHA256 of `id:<data.id>;request-id:<x-request-id>;ts:<ts>;` with the account's
    * secret; data.id from the notice URL's query string, lower-cased when alphanumeric) checked by the package's
-   * WebhookSignatureValidator within 300 s either way; then, since only the id is signed, the payment is
+   * WebhookSignatureValidator, ts (seconds or milliseconds) within 300 s either way; then, since only the id is signed, the payment is
    * fetched by that id with the account's token and the notice is what Mercado Pago says of it now.
    */
   async parseWebhook(
@@ -392,15 +397,17 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const requestId = header("x-request-id") ?? "";
     const { WebhookSignatureValidator, InvalidWebhookSignatureError, SignatureFailureReason } = await mercadopagoSdk.load();
     try {
-      WebhookSignatureValidator.validate({ xSignature: header("x-signature"), xRequestId: requestId, dataId, secret: webhookSecret, toleranceSeconds: MERCADOPAGO_WEBHOOK_TOLERANCE_S, now: () => now.getTime() });
+      // The package's window assumes seconds: the signature is checked there, the window here (either unit).
+      WebhookSignatureValidator.validate({ xSignature: header("x-signature"), xRequestId: requestId, dataId, secret: webhookSecret });
     } catch (err) {
       if (!(err instanceof InvalidWebhookSignatureError)) return { ok: false, reason: "malformed" };
-      if (err.reason === SignatureFailureReason.TimestampOutOfTolerance) return { ok: false, reason: "stale" };
       if (err.reason === SignatureFailureReason.MissingSignatureHeader) return { ok: false, reason: "missing_signature" };
       return { ok: false, reason: "bad_signature" };
     }
     // Only the id, the request id and ts are signed: the event id is made of them alone.
     const ts = /(?:^|,)\s*ts=(\d+)/.exec(header("x-signature") ?? "")?.[1] ?? "";
+    const tsMs = Number(ts) >= TS_MS_FROM ? Number(ts) : Number(ts) * 1000;
+    if (!(Math.abs(now.getTime() - tsMs) <= MERCADOPAGO_WEBHOOK_TOLERANCE_S * 1000)) return { ok: false, reason: "stale" };
     const base = { eventId: `${type || "notice"}:${dataId}:${requestId || ts}`, providerType: `${type}${typeof body?.action === "string" ? `:${body.action}` : ""}`, occurredAt: now, livemode: false };
     const none: GatewayNotification = { ...base, kind: "ignored", chargeId: "", objectId: "", idempotencyKey: null, reference: null, amountCents: null, detailCode: "" };
     if (type !== "payment" || !/^\d+$/.test(dataId)) return { ok: true, notification: none };

@@ -278,6 +278,20 @@ describe("Mercado Pago adapter: notices (x-signature, then the payment re-fetche
     expect(await parse(n, "")).toEqual({ ok: false, reason: "bad_signature" });
   });
 
+  it("ts is read in seconds (the page's example) or in milliseconds (the page's words): each within 300 s is accepted, past it stale", async () => {
+    const { pix } = await pixPaid();
+    const sec = Math.floor(Date.now() / 1000);
+    const ms = Date.now();
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: sec }))).toMatchObject({ ok: true, notification: { kind: "pix_paid" } });
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: sec - 290 }))).toMatchObject({ ok: true, notification: { kind: "pix_paid" } });
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: ms }))).toMatchObject({ ok: true, notification: { kind: "pix_paid" } });
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: ms - 290_000 }))).toMatchObject({ ok: true, notification: { kind: "pix_paid" } });
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: ms - 301_000 }))).toEqual({ ok: false, reason: "stale" });
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: ms + 301_000 }))).toEqual({ ok: false, reason: "stale" });
+    // A millisecond ts under another secret is still a bad signature, not a window question.
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: ms, secret: "y".repeat(64) }))).toEqual({ ok: false, reason: "bad_signature" });
+  });
+
   it("a notice about a payment Mercado Pago does not know for this account is verified but ignored; an outage while re-fetching throws", async () => {
     expect(await parse(fake.signedNotice("123456"))).toMatchObject({ ok: true, notification: { kind: "ignored" } });
     const { pix } = await pixPaid();
