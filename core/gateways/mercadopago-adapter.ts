@@ -489,10 +489,12 @@ function notificationOf(p: PaymentResponse, none: GatewayNotification): GatewayN
   const reference = typeof metadata.reference === "string" ? metadata.reference : null;
   const charge = { ...none, chargeId: String(p.id ?? ""), idempotencyKey: key, reference, amountCents: toCents(p.transaction_amount) };
   const pix = p.payment_method_id === "pix";
+  // Only an approved refund is money returned: one in_process (a Pix refund at the central bank) may still fail.
+  const refunded = (p.refunds ?? []).filter((r) => r.status === "approved");
   let kind: GatewayNotificationKind = "ignored";
   switch (p.status) {
     case "approved":
-      kind = p.refunds?.length ? "refund_succeeded" : pix ? "pix_paid" : "charge_succeeded";
+      kind = refunded.length ? "refund_succeeded" : pix ? "pix_paid" : "charge_succeeded";
       break;
     case "refunded":
       kind = "refund_succeeded";
@@ -507,7 +509,7 @@ function notificationOf(p: PaymentResponse, none: GatewayNotification): GatewayN
       break;
   }
   if (kind === "refund_succeeded") {
-    const last = p.refunds?.[p.refunds.length - 1];
+    const last = refunded[refunded.length - 1];
     return { ...charge, kind, objectId: String(last?.id ?? ""), idempotencyKey: null, amountCents: toCents(last?.amount) };
   }
   return { ...charge, kind, detailCode: kind === "charge_failed" ? p.status_detail || p.status || "" : kind === "dispute_opened" ? (p.status ?? "") : "" };

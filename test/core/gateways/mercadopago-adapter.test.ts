@@ -311,6 +311,27 @@ describe("Mercado Pago adapter: notices (x-signature, then the payment re-fetche
     const declined = await charge((await savedCard({ holder: "OTHE", number: "4235647728025682" })).token);
     expect(await parse(fake.signedNotice(declined.chargeId))).toMatchObject({ ok: true, notification: { kind: "charge_failed", detailCode: "cc_rejected_other_reason" } });
   });
+
+  it("a refund still in_process is no finished refund: only an approved one is read as refund_succeeded", async () => {
+    const saved = await savedCard();
+    const paid = await charge(saved.token);
+    fake.refundsInProcess = 1;
+    await unavailable(adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(990), idempotencyKey: "r:waiting" }, now()));
+    const waiting = fake.payments.get(paid.chargeId)!.refunds[0];
+    expect(waiting.status).toBe("in_process");
+    const before = await parse(fake.signedNotice(paid.chargeId));
+    expect(before).toMatchObject({ ok: true });
+    expect(before.ok && before.notification.kind).not.toBe("refund_succeeded");
+    // A second, approved refund while the first still waits: the notice names the approved one only.
+    await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: "r:approved" }, now());
+    const approvedId = String(fake.payments.get(paid.chargeId)!.refunds[1].id);
+    expect(await parse(fake.signedNotice(paid.chargeId))).toMatchObject({ ok: true, notification: { kind: "refund_succeeded", objectId: approvedId, amountCents: 500 } });
+    // Once Mercado Pago approves the first, it is read as finished.
+    fake.settleRefund(waiting.id);
+    const after = await parse(fake.signedNotice(paid.chargeId));
+    expect(after).toMatchObject({ ok: true, notification: { kind: "refund_succeeded" } });
+    expect(after.ok && [String(waiting.id), approvedId]).toContain(after.ok && after.notification.objectId);
+  });
 });
 
 describe("the fake keeps Mercado Pago's rules", () => {

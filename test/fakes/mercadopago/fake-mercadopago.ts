@@ -22,7 +22,8 @@
  *     payer.email, date_of_expiration 30 min to 30 days ahead, 24 h by default) with
  *     point_of_interaction.transaction_data {qr_code, qr_code_base64, ticket_url}; get; search by external_reference;
  *   - refunds: POST /v1/payments/{id}/refunds with `amount` (partial) or without (total), several partial refunds
- *     adding up to the payment; payment status `refunded` once all is returned; list;
+ *     adding up to the payment; payment status `refunded` once all is returned; list; a refund may stay `in_process` (`refundsInProcess`)
+ *     until `settleRefund` (only an approved one counts in transaction_amount_refunded);
  *   - chargebacks: chargeback(id) turns an approved payment charged_back (status_detail reimbursed);
  *   - notices: each payment creation/update POSTed to `webhookUrl?data.id=<id>&type=payment` (Webhooks, with
  *     `x-signature: ts=…,v1=…` and `x-request-id`, signing.ts), or built on demand by `signedNotice`;
@@ -118,6 +119,8 @@ export class FakeMercadoPago {
   automaticPayments: boolean;
   /** The next N customer searches find nothing (as if another checkout had not made the customer yet). */
   customerSearchMisses = 0;
+  /** The next N refunds stay in_process (a Pix refund waiting on the central bank) until settleRefund. */
+  refundsInProcess = 0;
 
   private readonly saved = new Map<string, { status: number; body: string; pending: boolean }>();
   /** What each saved card (by card id) and each browser token does. */
@@ -214,6 +217,18 @@ export class FakeMercadoPago {
     p.date_last_updated = mpDate(new Date());
     this.notify(p, "payment.updated");
     return copy(p);
+  }
+
+  /** An in_process refund is decided (approved: its amount returned, the payment refunded once all is); notifies. */
+  settleRefund(refundId: string | number, status: "approved" | "rejected" = "approved"): Obj {
+    const p = [...this.payments.values()].find((x) => x.refunds.some((r: Obj) => String(r.id) === String(refundId)));
+    const refund = p?.refunds.find((r: Obj) => String(r.id) === String(refundId));
+    if (!p || refund?.status !== "in_process") throw new Error(`fake mercadopago: no in_process refund ${refundId}`);
+    refund.status = status;
+    if (status === "approved") this.creditRefund(p, toCents(refund.amount));
+    p.date_last_updated = mpDate(new Date());
+    this.notify(p, "payment.updated");
+    return copy(refund);
   }
 
   /** The body and headers Mercado Pago would POST about a payment (signed now, or at `ts`). */
@@ -603,7 +618,8 @@ export class FakeMercadoPago {
     const p = this.payment(paymentId);
     if (p.status !== "approved") throw error(400, "The action requested is not valid for the current payment state", [{ code: 2063, description: "The action requested is not valid for the current payment state" }]);
     const paid = toCents(p.transaction_amount);
-    const left = paid - toCents(p.transaction_amount_refunded);
+    const waiting = p.refunds.filter((r: Obj) => r.status === "in_process").reduce((sum: number, r: Obj) => sum + toCents(r.amount), 0);
+    const left = paid - toCents(p.transaction_amount_refunded) - waiting;
     const amount = b.amount === undefined ? left : toCents(b.amount);
     if (b.amount !== undefined && (typeof b.amount !== "number" || !(amount > 0))) throw error(400, "amount attribute must be positive", [{ code: 4040, description: "amount attribute must be positive" }]);
     if (amount > left) throw error(400, "Invalid refund amount", [{ code: 4040, description: "amount is greater than the refundable amount" }]);
@@ -617,16 +633,21 @@ export class FakeMercadoPago {
       unique_sequence_number: null,
       refund_mode: "standard",
       adjustment_amount: 0,
-      status: "approved",
+      status: this.refundsInProcess > 0 && this.refundsInProcess-- > 0 ? "in_process" : "approved",
       reason: null,
     };
     p.refunds.push(refund);
-    p.transaction_amount_refunded = reais(toCents(p.transaction_amount_refunded) + amount);
-    if (toCents(p.transaction_amount_refunded) === paid) [p.status, p.status_detail] = ["refunded", "refunded"];
-    else p.status_detail = "partially_refunded";
+    if (refund.status === "approved") this.creditRefund(p, amount);
     p.date_last_updated = mpDate(new Date());
     this.notify(p, "payment.updated");
     return copy(refund);
+  }
+
+  /** An approved refund's amount returned: the payment is refunded once all of it is. */
+  private creditRefund(p: Obj, amount: number): void {
+    p.transaction_amount_refunded = reais(toCents(p.transaction_amount_refunded) + amount);
+    if (toCents(p.transaction_amount_refunded) === toCents(p.transaction_amount)) [p.status, p.status_detail] = ["refunded", "refunded"];
+    else p.status_detail = "partially_refunded";
   }
 }
 
