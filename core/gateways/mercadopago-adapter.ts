@@ -98,7 +98,11 @@ export function parseMercadoPagoToken(token: string): { customer: string; card: 
 }
 
 /** Cents to Mercado Pago's decimal reais, written from the integer digits (never float arithmetic). */
-export const toReais = (amount: Cents | number) => Number(`${Math.trunc(amount / 100)}.${String(Math.abs(amount) % 100).padStart(2, "0")}`);
+export const toReais = (amount: Cents | number) => {
+  // The sign is written apart: Math.trunc(-50 / 100) is -0, which prints as "0".
+  const abs = Math.abs(amount);
+  return Number(`${amount < 0 ? "-" : ""}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, "0")}`);
+};
 /** Mercado Pago's decimal reais back to integer cents. */
 export const toCents = (reais: number | undefined) => Math.round((reais ?? 0) * 100);
 

@@ -351,4 +351,8 @@ describe("amounts on the wire", () => {
   it("cents become decimal reais from their digits", () => {
     expect([0, 1, 10, 99, 100, 4990, 12345, 100000007].map((c) => toReais(cents(c)))).toEqual([0, 0.01, 0.1, 0.99, 1, 49.9, 123.45, 1000000.07]);
   });
+
+  it("a negative amount keeps its sign, under one real too", () => {
+    expect([-1, -50, -99, -100, -150, -4990].map((c) => toReais(c))).toEqual([-0.01, -0.5, -0.99, -1, -1.5, -49.9]);
+  });
 });
