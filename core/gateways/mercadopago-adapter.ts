@@ -44,6 +44,7 @@ import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts
 import type { GatewayNotification, GatewayNotificationKind, WebhookParseResult } from "./gateway-notification.ts";
 import { lazySdk } from "./lazy-sdk.ts";
 import { rebasedDispatcher } from "./mercadopago-base-url.ts";
+import type { Recurrence, RecurrenceLookup } from "./recurrence-lookup.ts";
 
 const mercadopagoSdk = lazySdk(() => import("mercadopago"));
 type MercadoPagoSdk = Awaited<ReturnType<typeof mercadopagoSdk.load>>;
@@ -87,6 +88,8 @@ export interface MercadoPagoAdapterOptions {
   wallClock?: Clock;
   /** The payer of a Pix when the caller did not say (renewals, links). */
   payerOf?: MercadoPagoPayerLookup;
+  /** Where an invoice's charge stands in its subscription (subscription messaging). */
+  recurrenceOf?: RecurrenceLookup;
 }
 
 /** The token our code stores for a saved Mercado Pago card. */
@@ -228,6 +231,7 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const api = await this.api(account);
     // On our page right after the save: the token MercadoPago.js made with the CVV. Otherwise one from the saved card.
     const fresh = req.offSession === true ? undefined : this.takeFresh(saved.card);
+    const recurrence = (await this.opts.recurrenceOf?.(account, req.reference, req.token).catch(() => null)) ?? null;
     let payment: PaymentResponse;
     try {
       const cardToken =
@@ -245,9 +249,7 @@ export class MercadoPagoAdapter implements GatewayAdapter {
           external_reference: req.idempotencyKey,
           description: req.reference,
           metadata: { idempotency_key: req.idempotencyKey, reference: req.reference },
-          // Automatic payments messaging: a merchant-initiated charge of a card on file
-          // (mercadopago.com.br/developers/en/docs/automatic-payments/recurring-charges/subscription-messaging).
-          point_of_interaction: { type: "SUBSCRIPTIONS", transaction_data: { first_time_use: fresh !== undefined, billing_date: now.toISOString().slice(0, 10) } },
+          point_of_interaction: subscriptionMessaging(recurrence, req.offSession !== true, now),
         },
       });
     } catch (err) {
@@ -484,6 +486,34 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     this.fresh.delete(cardId);
     return slot && slot.until > this.clock.now().getTime() ? slot.token : undefined;
   }
+}
+
+/**
+ * Automatic payments messaging (mercadopago.com.br/developers/en/docs/automatic-payments/recurring-charges/
+ * subscription-messaging): type SUBSCRIPTIONS; the first charge of a sequence says first_time_use, the
+ * subscription, its cycle, period and billing date; a later one says the same with first_time_use false, whether
+ * the payer is present and, as payment_reference, the first payment of the sequence. Our subscriptions have no
+ * end, so subscription_sequence carries no total. A charge with no subscription behind it (the checkout's
+ * first, before its invoice exists) says what it knows.
+ */
+function subscriptionMessaging(r: Recurrence | null, userPresent: boolean, now: Date) {
+  const firstTimeUse = r ? r.firstChargeId === null : userPresent;
+  return {
+    type: "SUBSCRIPTIONS",
+    transaction_data: {
+      first_time_use: firstTimeUse,
+      billing_date: now.toISOString().slice(0, 10),
+      user_present: userPresent,
+      ...(r
+        ? {
+            subscription_id: r.subscriptionId,
+            subscription_sequence: { number: r.sequence },
+            invoice_period: { type: "monthly", period: r.interval === "YEAR" ? 12 : 1 },
+            ...(r.firstChargeId ? { payment_reference: { id: r.firstChargeId } } : {}),
+          }
+        : {}),
+    },
+  };
 }
 
 /** A payment as Mercado Pago tells it now, in our notice terms. */

@@ -57,6 +57,16 @@ describe("Mercado Pago: checkout and renewal", () => {
     expect(mercadopagoSideOf(fake, renewal.idempotencyKey)).toEqual({ payments: 1, status: ["approved"], charges: 1 });
     const renewalReq = fake.requests.find((q) => q.path === "/v1/payments" && q.idempotencyKey === renewal.idempotencyKey)!;
     expect(renewalReq.body).toMatchObject({ payer: { type: "customer", id: card.customer }, payment_method_id: "master", point_of_interaction: { type: "SUBSCRIPTIONS", transaction_data: { first_time_use: false } } });
+    // Subscription messaging as documented for a later payment: our subscription, its second cycle, its period,
+    // the payer away, and the sequence's first payment.
+    expect(renewalReq.body.point_of_interaction.transaction_data).toMatchObject({
+      subscription_id: s.subscriptionId,
+      subscription_sequence: { number: 2 },
+      invoice_period: { type: "monthly", period: 1 },
+      payment_reference: { id: first!.gatewayChargeId },
+      user_present: false,
+      billing_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
     expect(fake.requests.find((q) => q.path === "/v1/card_tokens" && q.idempotencyKey === `${renewal.idempotencyKey}:card_token`)?.body).toEqual({ card_id: card.card, customer_id: card.customer });
     expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active", "invoice.paid:active"]);
     const charges = (await gatewayEvents(s.t, s.subscriptionId)).filter((e) => e.kind === "charge_card").map((e) => `${e.outcome}:${e.gateway_id}`);

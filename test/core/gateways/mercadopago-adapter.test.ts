@@ -6,6 +6,7 @@ import { GatewayUnavailable, type GatewayAccountRef, type GatewayCredentials } f
 import { ADAPTER_DEFAULTS } from "../../../core/gateways/capabilities.ts";
 import { MercadoPagoAdapter, parseMercadoPagoToken, toReais } from "../../../core/gateways/mercadopago-adapter.ts";
 import { parseBrCode } from "../../../core/gateways/pix-br-code.ts";
+import type { Recurrence } from "../../../core/gateways/recurrence-lookup.ts";
 import { cents } from "../../../core/shared/money.ts";
 import { FakeMercadoPago, startFakeMercadoPago } from "../../fakes/mercadopago/fake-mercadopago.ts";
 import { signatureHeader } from "../../fakes/mercadopago/signing.ts";
@@ -19,6 +20,8 @@ const CUSTOMER = { customerRef: "cus_01JMPCUSTOMER0000000000000", email: "ana@ex
 let fake: FakeMercadoPago;
 let adapter: MercadoPagoAdapter;
 let credentials: GatewayCredentials;
+/** What our database would say of the charge's subscription (recurrence-lookup.ts); null: no subscription behind it. */
+let recurrence: Recurrence | null;
 const now = () => new Date();
 let seq = 0;
 const key = (label = "inv") => `${label}_01JTEST${String(++seq).padStart(6, "0")}:1`;
@@ -26,7 +29,8 @@ const key = (label = "inv") => `${label}_01JTEST${String(++seq).padStart(6, "0")
 beforeEach(async () => {
   fake = await startFakeMercadoPago({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET, hangMs: 1_500 });
   credentials = { credentials: { accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET }, apiBaseUrl: fake.url };
-  adapter = new MercadoPagoAdapter(async () => credentials, { timeoutMs: 500, payerOf: async () => ({ email: "pix@example.com", name: "Pix Payer" }) });
+  recurrence = { subscriptionId: "sub_01JMPTEST000000000000000000", sequence: 1, interval: "MONTH", firstChargeId: null };
+  adapter = new MercadoPagoAdapter(async () => credentials, { timeoutMs: 500, payerOf: async () => ({ email: "pix@example.com", name: "Pix Payer" }), recurrenceOf: async () => recurrence });
 });
 afterEach(async () => {
   // Mercado Pago's rule, checked after every test: each payment and refund carried an X-Idempotency-Key.
@@ -108,6 +112,7 @@ describe("Mercado Pago adapter: charges", () => {
     });
     expect(fake.requests.filter((r) => r.path === "/v1/card_tokens")).toHaveLength(0);
 
+    recurrence = { ...recurrence!, sequence: 2, firstChargeId: first.chargeId };
     const renewal = await charge(saved.token, { amountCents: 12345 });
     expect(renewal.outcome).toBe("approved");
     const tokenReq = fake.requests.find((r) => r.path === "/v1/card_tokens")!;
@@ -117,6 +122,36 @@ describe("Mercado Pago adapter: charges", () => {
     expect(renewalReq.body).toMatchObject({ transaction_amount: 123.45, payer: { type: "customer", id: token.customer }, point_of_interaction: { transaction_data: { first_time_use: false } } });
     expect(fake.payments.get(renewal.chargeId)).toMatchObject({ status: "approved", transaction_amount: 123.45 });
     expect(fake.chargesFor(renewal.idempotencyKey)).toBe(1);
+  });
+
+  it("subscription messaging: the first charge and a renewal carry the documented fields (subscription, sequence, period, billing date, user present, first payment)", async () => {
+    const saved = await savedCard();
+    const first = await charge(saved.token, { offSession: false });
+    expect(first.outcome).toBe("approved");
+    const sent = (k: string) => fake.requests.find((r) => r.path === "/v1/payments" && r.idempotencyKey === k)!.body.point_of_interaction;
+    const today = new Date().toISOString().slice(0, 10);
+    expect(sent(first.idempotencyKey)).toEqual({
+      type: "SUBSCRIPTIONS",
+      transaction_data: { first_time_use: true, subscription_id: recurrence!.subscriptionId, subscription_sequence: { number: 1 }, invoice_period: { type: "monthly", period: 1 }, billing_date: today, user_present: true },
+    });
+    recurrence = { subscriptionId: recurrence!.subscriptionId, sequence: 3, interval: "YEAR", firstChargeId: first.chargeId };
+    const renewal = await charge(saved.token);
+    expect(renewal.outcome).toBe("approved");
+    expect(sent(renewal.idempotencyKey)).toEqual({
+      type: "SUBSCRIPTIONS",
+      transaction_data: {
+        first_time_use: false,
+        subscription_id: recurrence.subscriptionId,
+        subscription_sequence: { number: 3 },
+        invoice_period: { type: "monthly", period: 12 },
+        payment_reference: { id: first.chargeId },
+        billing_date: today,
+        user_present: false,
+      },
+    });
+    // The fake holds Mercado Pago's page to its word: a later payment without its sequence's fields is refused.
+    recurrence = null;
+    expect(await charge(saved.token)).toMatchObject({ outcome: "declined", detailCode: "mp_fake_subscription_messaging" });
   });
 
   it("a rejected card is a decline with Mercado Pago's status_detail (cc_rejected_insufficient_amount…)", async () => {

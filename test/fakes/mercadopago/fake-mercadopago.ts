@@ -559,6 +559,7 @@ export class FakeMercadoPago {
       // A saved card paid without its CVV needs Automatic Payments (card on file) on the account.
       if (!t.security_code_given && !this.automaticPayments) throw error(400, "security_code_id can't be null", [{ code: 3031, description: "security_code_id can't be null" }]);
     }
+    this.checkSubscriptionMessaging(b.point_of_interaction);
     t.used = true;
     t.status = "used";
     const p: Obj = {
@@ -573,6 +574,32 @@ export class FakeMercadoPago {
     else [p.status, p.status_detail] = ["rejected", behaviour === "pending" ? "cc_rejected_other_reason" : STATUS_DETAIL[behaviour as keyof typeof STATUS_DETAIL]];
     this.notify(p, "payment.created");
     return copy(p);
+  }
+
+  /**
+   * Automatic payments messaging (subscription-messaging page): with type SUBSCRIPTIONS, a first payment names
+   * first_time_use true, subscription_id, subscription_sequence, invoice_period and billing_date; a later one the
+   * same with first_time_use false, user_present and payment_reference.id (the sequence's first payment). Mercado
+   * Pago documents no error for a missing field: the fake's 400 and its cause code are its own, so a test sees it.
+   */
+  private checkSubscriptionMessaging(poi: Obj | undefined): void {
+    if (poi?.type !== "SUBSCRIPTIONS") return;
+    const td = (poi.transaction_data ?? {}) as Obj;
+    const bad = (field: string) => error(400, `invalid point_of_interaction.transaction_data.${field}`, [{ code: "fake_subscription_messaging", description: `invalid ${field}` }]);
+    if (typeof td.first_time_use !== "boolean") throw bad("first_time_use");
+    if (typeof td.billing_date !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(td.billing_date)) throw bad("billing_date");
+    if (td.user_present !== undefined && typeof td.user_present !== "boolean") throw bad("user_present");
+    const seq = td.subscription_sequence;
+    if (seq !== undefined && (!Number.isInteger(seq?.number) || seq.number < 1 || (seq.total != null && !(Number.isInteger(seq.total) && seq.total >= seq.number)))) throw bad("subscription_sequence");
+    const period = td.invoice_period;
+    if (period !== undefined && (!Number.isInteger(period?.period) || period.period < 1 || !["daily", "weekly", "monthly", "yearly"].includes(period.type))) throw bad("invoice_period");
+    if (td.first_time_use) return;
+    // A later payment of a sequence: all of it, and the first payment it refers to.
+    if (typeof td.subscription_id !== "string" || !td.subscription_id) throw bad("subscription_id");
+    if (seq === undefined) throw bad("subscription_sequence");
+    if (period === undefined) throw bad("invoice_period");
+    if (typeof td.user_present !== "boolean") throw bad("user_present");
+    if (typeof td.payment_reference?.id !== "string" || !this.payments.has(td.payment_reference.id)) throw bad("payment_reference");
   }
 
   private createPix(base: Obj, b: Obj, key: string): Obj {
