@@ -95,6 +95,7 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
     reservation,
     now,
     declined: () => cardError(CARD_NOT_APPROVED),
+    onPage: true,
     apply: async (tx, current, paymentId) => {
       const taken = await tx.link.updateMany({ where: { id: link.id, tenantId, status: "OPEN" }, data: { status: "PAID", usedAt: now } });
       if (taken.count !== 1) throw gone();

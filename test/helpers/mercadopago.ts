@@ -35,10 +35,13 @@ export async function mercadopagoOffer(
   return { t, accountId: createGatewayAccount.id, offerId: createOffer.id };
 }
 
-/** The shared test service and a fake Mercado Pago accepting this file's credentials (close the fake in afterAll). */
-export async function startMercadoPagoTestbed(): Promise<{ fake: FakeMercadoPago; svc: TestService }> {
+/**
+ * The shared test service and a fake Mercado Pago accepting this file's credentials (close the fake in afterAll).
+ * The fake's account lacks Automatic Payments, as most real accounts do; a file that renews cards opts in.
+ */
+export async function startMercadoPagoTestbed(opts: { automaticPayments?: boolean } = {}): Promise<{ fake: FakeMercadoPago; svc: TestService }> {
   const svc = await testService();
-  return { svc, fake: await startFakeMercadoPago({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET }) };
+  return { svc, fake: await startFakeMercadoPago({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET, ...opts }) };
 }
 
 export type Obj = Record<string, any>;

@@ -23,7 +23,7 @@ import {
 } from "../helpers/mercadopago.ts";
 
 let fake: FakeMercadoPago;
-beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed()));
+beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed({ automaticPayments: true })));
 afterAll(() => fake?.close());
 
 describe("Mercado Pago: checkout and renewal", () => {

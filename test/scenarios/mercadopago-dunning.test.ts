@@ -13,7 +13,7 @@ import { deliverNotice, mercadopagoSideOf, mercadopagoSubscription, paymentsOf, 
 import { payJson, payPage, tokenOf } from "../links/pay-helpers.ts";
 
 let fake: FakeMercadoPago;
-beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed()));
+beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed({ automaticPayments: true })));
 afterAll(() => fake?.close());
 
 const DAY = 86_400_000;

@@ -27,7 +27,8 @@ let seq = 0;
 const key = (label = "inv") => `${label}_01JTEST${String(++seq).padStart(6, "0")}:1`;
 
 beforeEach(async () => {
-  fake = await startFakeMercadoPago({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET, hangMs: 1_500 });
+  // Most tests here charge a saved card off-session: an account with Automatic Payments (the fake's default has none).
+  fake = await startFakeMercadoPago({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET, hangMs: 1_500, automaticPayments: true });
   credentials = { credentials: { accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET }, apiBaseUrl: fake.url };
   recurrence = { subscriptionId: "sub_01JMPTEST000000000000000000", sequence: 1, interval: "MONTH", firstChargeId: null };
   adapter = new MercadoPagoAdapter(async () => credentials, { timeoutMs: 500, payerOf: async () => ({ email: "pix@example.com", name: "Pix Payer" }), recurrenceOf: async () => recurrence });

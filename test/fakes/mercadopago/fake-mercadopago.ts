@@ -18,7 +18,7 @@
  *   - payments: card (token, payment_method_id, payer {type: customer, id}, binary_mode) decided by the test
  *     cardholder name (test-cards.ts); a token made from a saved card WITHOUT security_code is refused 400
  *     "security_code_id can't be null" (cause 3031) unless the account has Automatic Payments (card on file
- *     without CVV), the default here (`automaticPayments: false` to turn it off); Pix (payment_method_id pix,
+ *     without CVV), which most accounts lack and the fake's default lacks too (`automaticPayments: true` to grant it); Pix (payment_method_id pix,
  *     payer.email, date_of_expiration 30 min to 30 days ahead, 24 h by default) with
  *     point_of_interaction.transaction_data {qr_code, qr_code_base64, ticket_url}; get; search by external_reference;
  *   - refunds: POST /v1/payments/{id}/refunds with `amount` (partial) or without (total), several partial refunds
@@ -53,7 +53,7 @@ export interface FakeMercadoPagoOptions {
   webhookUrl?: string;
   /** How long a "hang" fault holds its answer (ms). */
   hangMs?: number;
-  /** Card on file without CVV (Automatic Payments). Default true. */
+  /** Card on file without CVV (Automatic Payments, a capability most accounts lack). Default false. */
   automaticPayments?: boolean;
 }
 
@@ -135,7 +135,7 @@ export class FakeMercadoPago {
   private server!: http.Server;
 
   private constructor(private readonly opts: FakeMercadoPagoOptions) {
-    this.automaticPayments = opts.automaticPayments ?? true;
+    this.automaticPayments = opts.automaticPayments ?? false;
   }
 
   static async start(opts: FakeMercadoPagoOptions): Promise<FakeMercadoPago> {
