@@ -1,9 +1,14 @@
 // The Mercado Pago gateway (card and Pix), through the official `mercadopago` package (its types are the
 // wire format): Customers, Cards, Card tokens, Payments and Refunds of the Checkout API.
 // - Card data never reaches us (PCI SAQ A): MercadoPago.js tokenizes the card in the browser with the
-//   account's public key; savePaymentMethod saves that card to a Mercado Pago customer (found by e-mail,
-//   our cus_ id in its description and metadata) and our token is "<customer id>|<card id>|<payment_method_id>".
-// - Charges: a card token is made from the saved card (POST /v1/card_tokens {card_id}) and paid with
+//   account's public key. A card token is single-use, and the recurring-charges guide pays with it first and
+//   saves the card after the approval: when a charge follows on the page (chargeFollows), savePaymentMethod only
+//   finds or makes the Mercado Pago customer (by e-mail, our cus_ id in its description and metadata) and reads
+//   the token's card (GET card token, brand by BIN from the payment methods); the on-page charge pays with the
+//   token, then saves the card to the customer with it. Our token is then "<customer id>|p<last4><MMYYYY>|<brand>"
+//   and a later charge finds that saved card among the customer's cards. With no charge following (a trial, a
+//   card change) the card is saved at once and our token is "<customer id>|<card id>|<payment_method_id>".
+// - Later charges: a card token is made from the saved card (POST /v1/card_tokens {card_id}) and paid with
 //   payer {type: customer}. Mercado Pago asks for the CVV again on every charge of a saved card, except on
 //   accounts with Automatic Payments (card on file without CVV): renewals are sent as such (point of
 //   interaction SUBSCRIPTIONS, first_time_use false), and an account without it answers
@@ -68,11 +73,13 @@ const TS_MS_FROM = 100_000_000_000;
 /** A Pix QR lives 30 minutes to 30 days at Mercado Pago (date_of_expiration; 24 h by default). */
 export const MERCADOPAGO_PIX_MIN_MS = 30 * 60_000;
 export const MERCADOPAGO_PIX_MAX_MS = 30 * 86_400_000;
-/** MercadoPago.js' token is kept this long for the charge that follows the card's save on the same page. */
+/** MercadoPago.js' token is kept this long for the on-page charge that follows savePaymentMethod (pay first, save after). */
 const FRESH_TOKEN_MS = 10 * 60_000;
 const MAX_FRESH_TOKENS = 1000;
 
-const TOKEN = /^([0-9A-Za-z-]{1,80})\|([0-9]{1,30})\|([a-z_]{2,40})$/;
+const TOKEN = /^([0-9A-Za-z-]{1,80})\|([0-9]{1,30}|p[0-9]{10})\|([a-z_]{2,40})$/;
+/** A card saved only after the first payment: known by its last four digits and expiry until then. */
+const PENDING_CARD = /^p([0-9]{4})([0-9]{2})([0-9]{4})$/;
 /** A MercadoPago.js card token (32 hex characters; a little latitude). */
 const CARD_TOKEN = /^[0-9A-Za-z]{16,64}$/;
 const ACCESS_TOKEN = /^(APP_USR|TEST)-[0-9A-Za-z-]{10,300}$/;
@@ -94,6 +101,9 @@ export interface MercadoPagoAdapterOptions {
 
 /** The token our code stores for a saved Mercado Pago card. */
 export const mercadopagoToken = (customerId: string, cardId: string, paymentMethodId: string) => `${customerId}|${cardId}|${paymentMethodId}`;
+
+/** The card part of our token for a card the first payment will save (pay first, save after). */
+const pendingCardRef = (last4: string, month: number, year: number) => `p${last4}${String(month).padStart(2, "0")}${year}`;
 
 export function parseMercadoPagoToken(token: string): { customer: string; card: string; paymentMethod: string } | null {
   const m = TOKEN.exec(token);
@@ -208,9 +218,9 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const api = await this.api(account);
     try {
       const customerId = await this.customerFor(api, account, req);
+      if (req.chargeFollows === true) return await this.cardToPayFirst(api, customerId, req.paymentMethodId);
       const card = await new api.sdk.CustomerCard(api.config(`${req.customerRef}:card:${account.id}:${req.paymentMethodId}`)).create({ customerId, body: { token: req.paymentMethodId } });
       if (!card.id || !card.payment_method?.id) return { ok: false, code: "invalid_card_token" };
-      this.keepFresh(card.id, req.paymentMethodId);
       return {
         ok: true,
         token: mercadopagoToken(customerId, card.id, card.payment_method.id),
@@ -229,13 +239,17 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const saved = parseMercadoPagoToken(req.token);
     if (!saved) return { outcome: "declined", chargeId: "", detailCode: "invalid_token" };
     const api = await this.api(account);
-    // On our page right after the save: the token MercadoPago.js made with the CVV. Otherwise one from the saved card.
-    const fresh = req.offSession === true ? undefined : this.takeFresh(saved.card);
+    const pending = PENDING_CARD.test(saved.card);
+    // On our page right after savePaymentMethod: the token MercadoPago.js made with the CVV, paid first.
+    const fresh = pending && req.offSession !== true ? this.takeFresh(`${saved.customer}|${saved.card}`) : undefined;
     const recurrence = (await this.opts.recurrenceOf?.(account, req.reference, req.token).catch(() => null)) ?? null;
     let payment: PaymentResponse;
     try {
+      // Otherwise a token of the saved card (one saved after its first payment is found among the customer's cards).
+      const cardId = fresh ? undefined : pending ? await this.savedCardId(api, saved) : saved.card;
+      if (!fresh && !cardId) return { outcome: "declined", chargeId: "", detailCode: "card_not_saved" };
       const cardToken =
-        fresh ?? (await new api.sdk.CardToken(api.config(`${req.idempotencyKey}:card_token`)).create({ body: { card_id: saved.card, customer_id: saved.customer } })).id;
+        fresh ?? (await new api.sdk.CardToken(api.config(`${req.idempotencyKey}:card_token`)).create({ body: { card_id: cardId, customer_id: saved.customer } })).id;
       if (!cardToken) throw new GatewayUnavailable("mercadopago_no_card_token", 502);
       payment = await new api.sdk.Payment(api.config(req.idempotencyKey)).create({
         body: {
@@ -256,8 +270,11 @@ export class MercadoPagoAdapter implements GatewayAdapter {
       // 4xx: Mercado Pago refused the request (no CVV on an account without Automatic Payments, a removed card,
       // an amount under the minimum): nothing was charged.
       if (isRefusal(err)) return { outcome: "declined", chargeId: "", detailCode: refusalCode(err, "invalid_request") };
+      // Unknown: it may have been approved, so the card is saved all the same (a renewal needs it).
+      if (fresh) await this.saveAfterPayment(api, saved.customer, fresh, req.idempotencyKey);
       throw unavailable(err);
     }
+    if (fresh && statusOf(payment).outcome !== "declined") await this.saveAfterPayment(api, saved.customer, fresh, req.idempotencyKey);
     const status = statusOf(payment);
     if (status.outcome === "pending") throw new GatewayUnavailable(`mercadopago_${payment.status ?? "pending"}`, 202);
     return { outcome: status.outcome === "approved" ? "approved" : "declined", chargeId: String(payment.id ?? ""), detailCode: status.detailCode };
@@ -475,6 +492,51 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     return again;
   }
 
+  /**
+   * Pay first, save after: the customer's card as the token describes it (never spent here), brand by its BIN
+   * among the account's payment methods; the token is kept in memory for the charge that follows.
+   */
+  private async cardToPayFirst(api: Api, customerId: string, cardToken: string): Promise<TokenizeResult> {
+    const token = await new api.sdk.CardToken(api.config()).get({ id: cardToken });
+    const bin = token.first_six_digits ?? "";
+    const last4 = token.last_four_digits ?? "";
+    const month = token.expiration_month ?? 0;
+    const year = token.expiration_year ?? 0;
+    if (!/^[0-9]{6}$/.test(bin) || !/^[0-9]{4}$/.test(last4) || !(month >= 1 && month <= 12) || !(year >= 2000 && year <= 9999)) return { ok: false, code: "invalid_card_token" };
+    const brand = brandOf(await new api.sdk.PaymentMethod(api.config()).get(), bin);
+    if (!brand) return { ok: false, code: "invalid_payment_method" };
+    const cardRef = pendingCardRef(last4, month, year);
+    this.keepFresh(`${customerId}|${cardRef}`, cardToken);
+    return { ok: true, token: mercadopagoToken(customerId, cardRef, brand), brand, last4, expMonth: month, expYear: year };
+  }
+
+  /** Saves the card of an approved (or unheard) first payment with its token, as the recurring-charges guide does. */
+  private async saveAfterPayment(api: Api, customerId: string, cardToken: string, idempotencyKey: string): Promise<void> {
+    try {
+      await new api.sdk.CustomerCard(api.config(`${idempotencyKey}:card`)).create({ customerId, body: { token: cardToken } });
+    } catch {
+      // The payment stands whatever happens here: a card left unsaved is a renewal declined (card_not_saved),
+      // and dunning asks the customer for a card on /pay.
+    }
+  }
+
+  /** The customer's card saved after a first payment: last four digits, expiry and brand as our token says. */
+  private async savedCardId(api: Api, saved: { customer: string; card: string; paymentMethod: string }): Promise<string | undefined> {
+    const [, last4, month, year] = PENDING_CARD.exec(saved.card)!;
+    let cards: Awaited<ReturnType<InstanceType<MercadoPagoSdk["CustomerCard"]>["list"]>>;
+    try {
+      cards = await new api.sdk.CustomerCard(api.config()).list({ customerId: saved.customer });
+    } catch (err) {
+      // The customer is gone at Mercado Pago: no card to charge.
+      if (isA(err, "MPNotFoundError")) return undefined;
+      throw err;
+    }
+    const match = (cards ?? []).filter(
+      (c) => c.last_four_digits === last4 && c.expiration_month === Number(month) && c.expiration_year === Number(year) && c.payment_method?.id === saved.paymentMethod,
+    );
+    return match.at(-1)?.id;
+  }
+
   private keepFresh(cardId: string, token: string): void {
     const now = this.clock.now().getTime();
     for (const [id, slot] of this.fresh) if (slot.until <= now || this.fresh.size >= MAX_FRESH_TOKENS) this.fresh.delete(id);
@@ -514,6 +576,22 @@ function subscriptionMessaging(r: Recurrence | null, userPresent: boolean, now: 
         : {}),
     },
   };
+}
+
+/** The card brand (payment_method_id) of a BIN: the active card method whose BIN pattern takes it. */
+function brandOf(methods: { id?: string; status?: string; payment_type_id?: string; settings?: { bin?: { pattern?: string; exclusion_pattern?: string } }[] }[], bin: string): string | undefined {
+  const takes = (pattern: string | undefined) => {
+    if (!pattern) return false;
+    try {
+      return new RegExp(pattern).test(bin);
+    } catch {
+      return false;
+    }
+  };
+  const cards = (methods ?? []).filter((m) => m.id && m.status === "active" && (m.payment_type_id === "credit_card" || m.payment_type_id === "debit_card"));
+  // Credit first: the checkout charges in one installment as a credit card.
+  cards.sort((a, b) => Number(b.payment_type_id === "credit_card") - Number(a.payment_type_id === "credit_card"));
+  return cards.find((m) => (m.settings ?? []).some((s) => takes(s.bin?.pattern) && !takes(s.bin?.exclusion_pattern)))?.id;
 }
 
 /** A payment as Mercado Pago tells it now, in our notice terms. */

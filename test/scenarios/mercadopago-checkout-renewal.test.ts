@@ -36,7 +36,7 @@ describe("Mercado Pago: checkout and renewal", () => {
     expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
 
     // At Mercado Pago: a customer of the e-mail with our cus_ id, the card saved, one payment under our key.
-    const card = await savedCardOf(s.subscriptionId);
+    const card = await savedCardOf(fake, s.subscriptionId);
     expect(fake.customers.get(card.customer)).toMatchObject({ email: sub.customer.email, description: expect.stringMatching(/^cus_/) });
     expect(fake.cards.get(card.card)).toMatchObject({ customer_id: card.customer });
     const [first] = await paymentsOf(s.subscriptionId);
@@ -44,6 +44,11 @@ describe("Mercado Pago: checkout and renewal", () => {
     expect(mercadopagoSideOf(fake, first!.idempotencyKey)).toEqual({ payments: 1, status: ["approved"], charges: 1 });
     const firstReq = fake.requests.find((q) => q.path === "/v1/payments" && q.idempotencyKey === first!.idempotencyKey)!;
     expect(firstReq.body).toMatchObject({ transaction_amount: 49.9, external_reference: first!.idempotencyKey, point_of_interaction: { transaction_data: { first_time_use: true } } });
+    // The recurring-charges guide's order with a single-use token: MercadoPago.js' token pays first, then saves the card.
+    const saveReq = fake.requests.find((q) => q.method === "POST" && q.path === `/v1/customers/${card.customer}/cards`)!;
+    expect(saveReq.body.token).toBe(firstReq.body.token);
+    expect(fake.requests.indexOf(saveReq)).toBeGreaterThan(fake.requests.indexOf(firstReq));
+    expect([firstReq.status, saveReq.status]).toEqual([201, 201]);
 
     // The renewal at the period's end: a card token from the saved card, charged as a card on file, once.
     const summary = await advanceClock(s.t, sub.current_period_end);

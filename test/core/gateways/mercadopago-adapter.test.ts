@@ -39,8 +39,12 @@ afterEach(async () => {
   await fake.close();
 });
 
-async function savedCard(opts: { holder?: string; number?: string; customerRef?: string; email?: string } = {}) {
-  const saved = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: fake.browserToken(opts), ...CUSTOMER, customerRef: opts.customerRef ?? CUSTOMER.customerRef, email: opts.email ?? CUSTOMER.email }, now());
+async function savedCard(opts: { holder?: string; number?: string; customerRef?: string; email?: string; chargeFollows?: boolean } = {}) {
+  const saved = await adapter.savePaymentMethod(
+    ACCOUNT,
+    { paymentMethodId: fake.browserToken(opts), ...CUSTOMER, customerRef: opts.customerRef ?? CUSTOMER.customerRef, email: opts.email ?? CUSTOMER.email, chargeFollows: opts.chargeFollows },
+    now(),
+  );
   if (!saved.ok) throw new Error(`card not saved: ${saved.code}`);
   return saved;
 }
@@ -96,9 +100,50 @@ describe("Mercado Pago adapter: cards are tokenized in the browser (PCI SAQ A)",
   });
 });
 
+describe("Mercado Pago adapter: the card of a page that pays (recurring-charges guide: pay first, save after)", () => {
+  const posts = () =>
+    fake.requests.filter((r) => r.method === "POST" && (r.path === "/v1/payments" || /^\/v1\/customers\/[^/]+\/cards$/.test(r.path))).map((r) => ({ path: r.path.replace(/customers\/[^/]+/, "customers/:id"), token: r.body.token, status: r.status }));
+
+  it("MercadoPago.js' token pays first; the card is saved with it after the approval; a renewal charges that card", async () => {
+    const browser = fake.browserToken();
+    const saved = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: browser, ...CUSTOMER, chargeFollows: true }, now());
+    expect(saved).toMatchObject({ ok: true, brand: "master", last4: "6351", expMonth: 11 });
+    if (!saved.ok) return;
+    // Nothing saved yet, and the token not spent: Mercado Pago was only asked about it.
+    expect(fake.cards.size).toBe(0);
+    expect(saved.token).not.toContain(browser);
+    const first = await charge(saved.token, { offSession: false });
+    expect(first).toMatchObject({ outcome: "approved", detailCode: "" });
+    expect(posts()).toEqual([
+      { path: "/v1/payments", token: browser, status: 201 },
+      { path: "/v1/customers/:id/cards", token: browser, status: 201 },
+    ]);
+    expect(fake.cards.size).toBe(1);
+    const [card] = [...fake.cards.values()];
+    expect(card).toMatchObject({ customer_id: parseMercadoPagoToken(saved.token)!.customer, last_four_digits: "6351" });
+
+    recurrence = { ...recurrence!, sequence: 2, firstChargeId: first.chargeId };
+    const renewal = await charge(saved.token);
+    expect(renewal.outcome).toBe("approved");
+    expect(fake.requests.find((r) => r.method === "POST" && r.path === "/v1/card_tokens")?.body).toEqual({ card_id: card!.id, customer_id: card!.customer_id });
+  });
+
+  it("a declined first payment saves no card; a page whose card is only saved (no payment follows) saves it at once", async () => {
+    const declinedSave = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: fake.browserToken({ holder: "FUND" }), ...CUSTOMER, chargeFollows: true }, now());
+    if (!declinedSave.ok) throw new Error(declinedSave.code);
+    expect(await charge(declinedSave.token, { offSession: false })).toMatchObject({ outcome: "declined", detailCode: "cc_rejected_insufficient_amount" });
+    expect(fake.cards.size).toBe(0);
+    // A renewal of a card that was never saved is a decline, never a charge.
+    expect(await charge(declinedSave.token)).toMatchObject({ outcome: "declined", chargeId: "" });
+
+    const onlySaved = await savedCard({ number: "4235647728025682" });
+    expect(fake.cards.get(parseMercadoPagoToken(onlySaved.token)!.card)).toMatchObject({ last_four_digits: "5682" });
+  });
+});
+
 describe("Mercado Pago adapter: charges", () => {
   it("the first charge on the page pays with MercadoPago.js' token (first use); a renewal makes a card token from the saved card and charges off-session", async () => {
-    const saved = await savedCard();
+    const saved = await savedCard({ chargeFollows: true });
     const first = await charge(saved.token, { offSession: false });
     expect(first).toMatchObject({ outcome: "approved", detailCode: "" });
     const firstReq = fake.requests.find((r) => r.path === "/v1/payments" && r.idempotencyKey === first.idempotencyKey)!;
@@ -111,14 +156,14 @@ describe("Mercado Pago adapter: charges", () => {
       metadata: { idempotency_key: first.idempotencyKey },
       point_of_interaction: { type: "SUBSCRIPTIONS", transaction_data: { first_time_use: true } },
     });
-    expect(fake.requests.filter((r) => r.path === "/v1/card_tokens")).toHaveLength(0);
+    expect(fake.requests.filter((r) => r.method === "POST" && r.path === "/v1/card_tokens")).toHaveLength(0);
 
     recurrence = { ...recurrence!, sequence: 2, firstChargeId: first.chargeId };
     const renewal = await charge(saved.token, { amountCents: 12345 });
     expect(renewal.outcome).toBe("approved");
-    const tokenReq = fake.requests.find((r) => r.path === "/v1/card_tokens")!;
+    const tokenReq = fake.requests.find((r) => r.method === "POST" && r.path === "/v1/card_tokens")!;
     const token = parseMercadoPagoToken(saved.token)!;
-    expect(tokenReq.body).toEqual({ card_id: token.card, customer_id: token.customer });
+    expect(tokenReq.body).toEqual({ card_id: [...fake.cards.keys()][0], customer_id: token.customer });
     const renewalReq = fake.requests.find((r) => r.path === "/v1/payments" && r.idempotencyKey === renewal.idempotencyKey)!;
     expect(renewalReq.body).toMatchObject({ transaction_amount: 123.45, payer: { type: "customer", id: token.customer }, point_of_interaction: { transaction_data: { first_time_use: false } } });
     expect(fake.payments.get(renewal.chargeId)).toMatchObject({ status: "approved", transaction_amount: 123.45 });
@@ -371,6 +416,27 @@ describe("Mercado Pago adapter: notices (x-signature, then the payment re-fetche
 });
 
 describe("the fake keeps Mercado Pago's rules", () => {
+  it("a card token is single use: once it saved a card it pays no more; once it paid it may still save its card, once (400, cause 3003)", async () => {
+    const call = async (path: string, body: unknown, key = randomBytes(6).toString("hex")) => {
+      const res = await fetch(`${fake.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${ACCESS_TOKEN}`, "content-type": "application/json", "x-idempotency-key": key }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    };
+    const customer = (await call("/v1/customers", { email: "single@example.com" })).body.id as string;
+    const pay = (token: string) => call("/v1/payments", { transaction_amount: 10, token, installments: 1, payment_method_id: "master", payer: { type: "customer", id: customer } });
+    const usedUp = { status: 400, body: expect.objectContaining({ message: "Invalid card_token_id", cause: [expect.objectContaining({ code: 3003 })] }) };
+
+    const savedFirst = fake.browserToken();
+    expect((await call(`/v1/customers/${customer}/cards`, { token: savedFirst })).status).toBe(201);
+    expect(await pay(savedFirst)).toEqual(usedUp);
+
+    const paidFirst = fake.browserToken({ number: "4235647728025682" });
+    expect((await call("/v1/payments", { transaction_amount: 10, token: paidFirst, installments: 1, payment_method_id: "visa", payer: { type: "customer", id: customer } })).status).toBe(201);
+    expect(await pay(paidFirst)).toEqual(usedUp);
+    expect((await call(`/v1/customers/${customer}/cards`, { token: paidFirst })).status).toBe(201);
+    expect(await call(`/v1/customers/${customer}/cards`, { token: paidFirst })).toEqual(usedUp);
+    fake.requests.length = 0;
+  });
+
   it("a payment or refund without X-Idempotency-Key is refused 400 (cause 4292), as Mercado Pago does", async () => {
     for (const path of ["/v1/payments", "/v1/payments/123/refunds"]) {
       const res = await fetch(`${fake.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${ACCESS_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ transaction_amount: 10, payment_method_id: "pix" }) });

@@ -14,7 +14,10 @@
  *   - GET /users/me; customers (create, search by email, get, update) with "the customer already exist" (cause
  *     101) for a taken e-mail; cards (POST /v1/customers/{id}/cards with a card token, list);
  *   - card tokens: from the browser (`?public_key=`, card number, CVV, expiry, holder: MercadoPago.js, served as
- *     a stand-in at /js/v2) or from a saved card (`card_id`, with or without `security_code`); a token pays once;
+ *     a stand-in at /js/v2) or from a saved card (`card_id`, with or without `security_code`); get by id. Single
+ *     use: a token that paid or saved a card pays no more (400 "Invalid card_token_id", cause 3003, Mercado Pago's
+ *     support article); a token that paid may still save its card once (the recurring-charges guide's order);
+ *   - payment methods (GET /v1/payment_methods): the test brands with BIN patterns, and Pix;
  *   - payments: card (token, payment_method_id, payer {type: customer, id}, binary_mode) decided by the test
  *     cardholder name (test-cards.ts); a token made from a saved card WITHOUT security_code is refused 400
  *     "security_code_id can't be null" (cause 3031) unless the account has Automatic Payments (card on file
@@ -311,6 +314,8 @@ export class FakeMercadoPago {
     on("post", "/v1/customers/:id/cards", (b, req) => ({ status: 201, body: this.saveCard(String(req.params.id), b) }));
     on("get", "/v1/customers/:id/cards", (_b, req) => ({ body: [...this.cards.values()].filter((c) => c.customer_id === this.customer(String(req.params.id)).id).map(copy) }));
     on("post", "/v1/card_tokens", (b, req) => ({ status: 201, body: req.query.public_key ? this.createBrowserToken(b) : this.createCardIdToken(b) }), { publicOk: true });
+    on("get", "/v1/card_tokens/:id", (_b, req) => ({ body: publicToken(this.token(String(req.params.id))) }));
+    on("get", "/v1/payment_methods", () => ({ body: PAYMENT_METHODS.map(copy) }));
     on("post", "/v1/payments", (b, req) => ({ status: 201, body: this.createPayment(b, req.get("X-Idempotency-Key")!) }), { keyRequired: true });
     on("get", "/v1/payments/search", (_b, req) => ({ body: this.searchPayments(req.query as Obj) }));
     on("get", "/v1/payments/:id", (_b, req) => ({ body: copy(this.payment(String(req.params.id))) }));
@@ -430,7 +435,11 @@ export class FakeMercadoPago {
   private saveCard(customerId: string, b: Obj): Obj {
     const customer = this.customer(customerId);
     const t = this.token(b.token);
-    if (t.card_id) throw error(400, "Invalid card token", [{ code: 2062, description: "Invalid card token" }]);
+    if (t.card_id || t.saved_card) throw error(400, "Invalid card_token_id", [{ code: 3003, description: "Invalid card_token_id" }]);
+    // The recurring-charges guide saves the card with the token of the approved first payment: a token that
+    // paid may still save its card, once; a token that saved a card is used up.
+    t.saved_card = true;
+    t.status = "used";
     const number = this.numbers.get(t.id)!;
     // The same card saved again is the same card.
     const existing = [...this.cards.values()].find((c) => c.customer_id === customer.id && this.numbers.get(c.id) === number);
@@ -550,7 +559,8 @@ export class FakeMercadoPago {
     if (b.payment_method_id === "pix") return this.createPix(base, b, key);
     if (amount < MIN_CARD_CENTS) throw error(400, "Invalid transaction_amount", [{ code: 4037, description: "Invalid transaction_amount" }]);
     const t = this.token(b.token);
-    if (t.used) throw error(400, "Invalid card token", [{ code: 2062, description: "Invalid card token" }]);
+    // Single use: a token that paid, or saved a card, pays no more (support article "Invalid card_token_id").
+    if (t.used || t.saved_card) throw error(400, "Invalid card_token_id", [{ code: 3003, description: "Invalid card_token_id" }]);
     const number = this.numbers.get(t.id)!;
     if (TEST_NUMBERS[number]!.paymentMethodId !== b.payment_method_id) throw error(400, "Invalid payment_method_id", [{ code: 4033, description: "Invalid payment_method_id" }]);
     if (t.card_id) {
@@ -678,9 +688,38 @@ export class FakeMercadoPago {
   }
 }
 
+/**
+ * GET /v1/payment_methods, the Brazilian card brands of the test numbers and Pix, in the reference's shape. The
+ * BIN patterns are the fake's own, simplified (Elo's BINs are cut out of Mastercard's and Visa's ranges).
+ */
+const ELO_BINS = "^(401178|401179|431274|438935|451416|457393|457631|457632|504175|506699|5067|509|627780|636297|636368|650|6516|6550)";
+const cardMethod = (id: string, name: string, pattern: string, exclusion: string, cvv: number) => ({
+  id,
+  name,
+  payment_type_id: "credit_card",
+  status: "active",
+  secure_thumbnail: "",
+  thumbnail: "",
+  deferred_capture: "supported",
+  settings: [{ bin: { pattern, exclusion_pattern: exclusion, installments_pattern: pattern }, card_number: { length: cvv === 4 ? 15 : 16, validation: "standard" }, security_code: { mode: "mandatory", length: cvv, card_location: cvv === 4 ? "front" : "back" } }],
+  additional_info_needed: ["cardholder_name", "cardholder_identification_type", "cardholder_identification_number"],
+  min_allowed_amount: 0.5,
+  max_allowed_amount: 60000,
+  accreditation_time: 2880,
+  financial_institutions: [],
+  processing_modes: ["aggregator"],
+});
+const PAYMENT_METHODS: Obj[] = [
+  cardMethod("master", "Mastercard", "^(5|2(2[2-9]|[3-6]|7[01]|720))", ELO_BINS, 3),
+  cardMethod("visa", "Visa", "^4", ELO_BINS, 3),
+  cardMethod("amex", "American Express", "^(34|37)", "", 4),
+  cardMethod("elo", "Elo", ELO_BINS, "", 3),
+  { id: "pix", name: "PIX", payment_type_id: "bank_transfer", status: "active", secure_thumbnail: "", thumbnail: "", deferred_capture: "does_not_apply", settings: [], additional_info_needed: [], min_allowed_amount: 0.01, max_allowed_amount: 10000000, accreditation_time: 0, financial_institutions: [], processing_modes: ["aggregator"] },
+];
+
 /** A card token as Mercado Pago answers it (the fake's own bookkeeping fields left out). */
 function publicToken(t: Obj): Obj {
-  const { used: _u, security_code_given: _s, ...rest } = t;
+  const { used: _u, security_code_given: _s, saved_card: _c, ...rest } = t;
   return copy(rest);
 }
 
