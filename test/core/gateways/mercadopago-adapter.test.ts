@@ -128,6 +128,16 @@ describe("Mercado Pago adapter: the card of a page that pays (recurring-charges 
     expect(fake.requests.find((r) => r.method === "POST" && r.path === "/v1/card_tokens")?.body).toEqual({ card_id: card!.id, customer_id: card!.customer_id });
   });
 
+  it("a first payment whose answer is lost (500 after charging) still saves its card: the renewal finds it", async () => {
+    const saved = await savedCard({ chargeFollows: true });
+    fake.failNext("500_after", { method: "POST", path: /^\/v1\/payments$/ });
+    const k = key();
+    await unavailable(charge(saved.token, { offSession: false, idempotencyKey: k }));
+    expect(await adapter.fetchStatus(ACCOUNT, k, now())).toMatchObject({ outcome: "approved" });
+    expect(fake.cards.size).toBe(1);
+    expect((await charge(saved.token)).outcome).toBe("approved");
+  });
+
   it("a declined first payment saves no card; a page whose card is only saved (no payment follows) saves it at once", async () => {
     const declinedSave = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: fake.browserToken({ holder: "FUND" }), ...CUSTOMER, chargeFollows: true }, now());
     if (!declinedSave.ok) throw new Error(declinedSave.code);
