@@ -390,8 +390,9 @@ export class MercadoPagoAdapter implements GatewayAdapter {
   /**
    * `x-signature` (ts, v1 = HMAC-SHA256 of `id:<data.id>;request-id:<x-request-id>;ts:<ts>;` with the account's
    * secret; data.id from the notice URL's query string, lower-cased when alphanumeric) checked by the package's
-   * WebhookSignatureValidator, ts (seconds or milliseconds) within 300 s either way; then, since only the id is signed, the payment is
-   * fetched by that id with the account's token and the notice is what Mercado Pago says of it now.
+   * WebhookSignatureValidator, ts (seconds or milliseconds) within 300 s either way; then, since only the id is
+   * signed, the payment is fetched by that id with the account's token and the notice is what Mercado Pago says
+   * of it now.
    */
   async parseWebhook(
     rawBody: Buffer,

@@ -21,12 +21,14 @@
  *   - payments: card (token, payment_method_id, payer {type: customer, id}, binary_mode) decided by the test
  *     cardholder name (test-cards.ts); a token made from a saved card WITHOUT security_code is refused 400
  *     "security_code_id can't be null" (cause 3031) unless the account has Automatic Payments (card on file
- *     without CVV), which most accounts lack and the fake's default lacks too (`automaticPayments: true` to grant it); Pix (payment_method_id pix,
- *     payer.email, date_of_expiration 30 min to 30 days ahead, 24 h by default) with
+ *     without CVV), which most accounts lack and the fake's default lacks too (`automaticPayments: true` grants
+ *     it); point_of_interaction SUBSCRIPTIONS checked as Automatic payments messaging documents it (a later
+ *     payment of a sequence names its subscription, cycle, period, payer presence and first payment); Pix
+ *     (payment_method_id pix, payer.email, date_of_expiration 30 min to 30 days ahead, 24 h by default) with
  *     point_of_interaction.transaction_data {qr_code, qr_code_base64, ticket_url}; get; search by external_reference;
  *   - refunds: POST /v1/payments/{id}/refunds with `amount` (partial) or without (total), several partial refunds
- *     adding up to the payment; payment status `refunded` once all is returned; list; a refund may stay `in_process` (`refundsInProcess`)
- *     until `settleRefund` (only an approved one counts in transaction_amount_refunded);
+ *     adding up to the payment; payment status `refunded` once all is returned; list; a refund may stay
+ *     `in_process` (`refundsInProcess`) until `settleRefund` (only approved ones count as refunded);
  *   - chargebacks: chargeback(id) turns an approved payment charged_back (status_detail reimbursed);
  *   - notices: each payment creation/update POSTed to `webhookUrl?data.id=<id>&type=payment` (Webhooks, with
  *     `x-signature: ts=…,v1=…` and `x-request-id`, signing.ts), or built on demand by `signedNotice`;
