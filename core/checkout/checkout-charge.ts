@@ -16,12 +16,19 @@ export const CHECKOUT_PIX_TTL_MS = 86_400_000;
  * `customer`: our cus_ id, under which a real gateway keeps its customer (browser-tokenized cards only),
  * and whether it is new (not written yet). Answers the saved card and the customer id to write: after a
  * 3-D Secure challenge a new customer keeps the cus_ id minted on the first post (the one the provider's
- * record carries), so the provider's customer and ours stay one.
+ * record carries), so the provider's customer and ours stay one. `chargeFollows`: the first charge comes right
+ * after (no trial), which a provider with single-use browser tokens pays before saving the card.
  */
-export async function tokenize(gw: GatewayCallContext, reference: string, input: CheckoutInput, customer: { id: string; isNew: boolean }): Promise<{ card: SavedCard; customerId: string }> {
+export async function tokenize(
+  gw: GatewayCallContext,
+  reference: string,
+  input: CheckoutInput,
+  customer: { id: string; isNew: boolean },
+  chargeFollows: boolean,
+): Promise<{ card: SavedCard; customerId: string }> {
   const authentication = input.paymentMethodId && input.authenticationId ? { handle: input.authenticationId, newCustomer: customer.isNew } : null;
   const result = input.paymentMethodId
-    ? await savePaymentMethod(gw, reference, { paymentMethodId: input.paymentMethodId, customerRef: customer.id, email: input.email, name: input.name, authentication })
+    ? await savePaymentMethod(gw, reference, { paymentMethodId: input.paymentMethodId, customerRef: customer.id, email: input.email, name: input.name, authentication, chargeFollows })
     : await tokenizeCard(gw, reference, input.card!);
   // 3-D Secure at setup: the page runs the provider's challenge with next_action and posts again.
   if (!result.ok && result.code === "authentication_required" && result.nextAction && !authentication) throw authenticationNeeded(result.nextAction);

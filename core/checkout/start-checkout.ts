@@ -48,7 +48,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
     coupon,
     now,
   };
-  const saved = input.method === "card" ? await tokenize(gw, ids.invoiceId, input, { id: existingCustomer?.id ?? ids.customerId, isNew: !existingCustomer }) : null;
+  const saved = input.method === "card" ? await tokenize(gw, ids.invoiceId, input, { id: existingCustomer?.id ?? ids.customerId, isNew: !existingCustomer }, offer.trialDays <= 0) : null;
   if (saved && !existingCustomer) ids.customerId = saved.customerId;
   const card = saved?.card ?? null;
   const coupon1 = coupon ? { percentOff: coupon.percentOff, amountOffCents: coupon.amountOffCents, cyclesRemaining: coupon.cycles } : null;

@@ -49,7 +49,7 @@ export async function startOrderCheckout(runtime: Runtime, offer: CheckoutOffer,
   const records = { runtime, offer, input, existing, planId, target, ids, amountCents, idempotencyKey, account, now };
 
   if (input.method === "card") {
-    const saved = await tokenize(gw, ids.orderId, input, { id: existing?.id ?? ids.customerId, isNew: !existing });
+    const saved = await tokenize(gw, ids.orderId, input, { id: existing?.id ?? ids.customerId, isNew: !existing }, true);
     if (!existing) ids.customerId = saved.customerId;
     const card = saved.card;
     const chargeId = await chargeAtCheckout(gw, card, amountCents, offer.currency, ids.orderId, idempotencyKey, runtime.wallClock.now());

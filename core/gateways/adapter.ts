@@ -87,6 +87,12 @@ export interface SavePaymentMethodRequest {
    * customer is not written yet, to the cus_ id of ours the record carries, returned as `customerRef`).
    */
   authentication?: { handle: string; newCustomer?: boolean } | null;
+  /**
+   * The caller charges this card on the same page right after (checkout, /pay). A provider whose browser
+   * token is single-use and whose guide pays before saving (Mercado Pago) then pays with the token first and
+   * saves the card after the approval; without it the card is saved at once (a trial, a card change).
+   */
+  chargeFollows?: boolean;
 }
 
 export interface ChargeRequest {

@@ -1,9 +1,14 @@
 // The Mercado Pago gateway (card and Pix), through the official `mercadopago` package (its types are the
 // wire format): Customers, Cards, Card tokens, Payments and Refunds of the Checkout API.
 // - Card data never reaches us (PCI SAQ A): MercadoPago.js tokenizes the card in the browser with the
-//   account's public key; savePaymentMethod saves that card to a Mercado Pago customer (found by e-mail,
-//   our cus_ id in its description and metadata) and our token is "<customer id>|<card id>|<payment_method_id>".
-// - Charges: a card token is made from the saved card (POST /v1/card_tokens {card_id}) and paid with
+//   account's public key. A card token is single-use, and the recurring-charges guide pays with it first and
+//   saves the card after the approval: when a charge follows on the page (chargeFollows), savePaymentMethod only
+//   finds or makes the Mercado Pago customer (by e-mail, our cus_ id in its description and metadata) and reads
+//   the token's card (GET card token, brand by BIN from the payment methods); the on-page charge pays with the
+//   token, then saves the card to the customer with it. Our token is then "<customer id>|p<last4><MMYYYY>|<brand>"
+//   and a later charge finds that saved card among the customer's cards. With no charge following (a trial, a
+//   card change) the card is saved at once and our token is "<customer id>|<card id>|<payment_method_id>".
+// - Later charges: a card token is made from the saved card (POST /v1/card_tokens {card_id}) and paid with
 //   payer {type: customer}. Mercado Pago asks for the CVV again on every charge of a saved card, except on
 //   accounts with Automatic Payments (card on file without CVV): renewals are sent as such (point of
 //   interaction SUBSCRIPTIONS, first_time_use false), and an account without it answers
@@ -44,6 +49,7 @@ import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts
 import type { GatewayNotification, GatewayNotificationKind, WebhookParseResult } from "./gateway-notification.ts";
 import { lazySdk } from "./lazy-sdk.ts";
 import { rebasedDispatcher } from "./mercadopago-base-url.ts";
+import type { Recurrence, RecurrenceLookup } from "./recurrence-lookup.ts";
 
 const mercadopagoSdk = lazySdk(() => import("mercadopago"));
 type MercadoPagoSdk = Awaited<ReturnType<typeof mercadopagoSdk.load>>;
@@ -59,14 +65,21 @@ type Options = NonNullable<ConstructorParameters<typeof MercadoPagoConfig>[0]["o
 
 /** How old (or early) a signed notice may be. Mercado Pago leaves the tolerance to the receiver; ours, as Stripe's. */
 export const MERCADOPAGO_WEBHOOK_TOLERANCE_S = 300;
+/**
+ * `ts` of x-signature in ms: Mercado Pago's page calls it milliseconds while its example is in seconds, so
+ * both are read. Any ts above this is milliseconds (as seconds it would be past the year 5000).
+ */
+const TS_MS_FROM = 100_000_000_000;
 /** A Pix QR lives 30 minutes to 30 days at Mercado Pago (date_of_expiration; 24 h by default). */
 export const MERCADOPAGO_PIX_MIN_MS = 30 * 60_000;
 export const MERCADOPAGO_PIX_MAX_MS = 30 * 86_400_000;
-/** MercadoPago.js' token is kept this long for the charge that follows the card's save on the same page. */
+/** MercadoPago.js' token is kept this long for the on-page charge that follows savePaymentMethod (pay first, save after). */
 const FRESH_TOKEN_MS = 10 * 60_000;
 const MAX_FRESH_TOKENS = 1000;
 
-const TOKEN = /^([0-9A-Za-z-]{1,80})\|([0-9]{1,30})\|([a-z_]{2,40})$/;
+const TOKEN = /^([0-9A-Za-z-]{1,80})\|([0-9]{1,30}|p[0-9]{10})\|([a-z_]{2,40})$/;
+/** A card saved only after the first payment: known by its last four digits and expiry until then. */
+const PENDING_CARD = /^p([0-9]{4})([0-9]{2})([0-9]{4})$/;
 /** A MercadoPago.js card token (32 hex characters; a little latitude). */
 const CARD_TOKEN = /^[0-9A-Za-z]{16,64}$/;
 const ACCESS_TOKEN = /^(APP_USR|TEST)-[0-9A-Za-z-]{10,300}$/;
@@ -82,10 +95,15 @@ export interface MercadoPagoAdapterOptions {
   wallClock?: Clock;
   /** The payer of a Pix when the caller did not say (renewals, links). */
   payerOf?: MercadoPagoPayerLookup;
+  /** Where an invoice's charge stands in its subscription (subscription messaging). */
+  recurrenceOf?: RecurrenceLookup;
 }
 
 /** The token our code stores for a saved Mercado Pago card. */
 export const mercadopagoToken = (customerId: string, cardId: string, paymentMethodId: string) => `${customerId}|${cardId}|${paymentMethodId}`;
+
+/** The card part of our token for a card the first payment will save (pay first, save after). */
+const pendingCardRef = (last4: string, month: number, year: number) => `p${last4}${String(month).padStart(2, "0")}${year}`;
 
 export function parseMercadoPagoToken(token: string): { customer: string; card: string; paymentMethod: string } | null {
   const m = TOKEN.exec(token);
@@ -93,7 +111,11 @@ export function parseMercadoPagoToken(token: string): { customer: string; card: 
 }
 
 /** Cents to Mercado Pago's decimal reais, written from the integer digits (never float arithmetic). */
-export const toReais = (amount: Cents | number) => Number(`${Math.trunc(amount / 100)}.${String(Math.abs(amount) % 100).padStart(2, "0")}`);
+export const toReais = (amount: Cents | number) => {
+  // The sign is written apart: Math.trunc(-50 / 100) is -0, which prints as "0".
+  const abs = Math.abs(amount);
+  return Number(`${amount < 0 ? "-" : ""}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, "0")}`);
+};
 /** Mercado Pago's decimal reais back to integer cents. */
 export const toCents = (reais: number | undefined) => Math.round((reais ?? 0) * 100);
 
@@ -196,9 +218,9 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const api = await this.api(account);
     try {
       const customerId = await this.customerFor(api, account, req);
+      if (req.chargeFollows === true) return await this.cardToPayFirst(api, customerId, req.paymentMethodId);
       const card = await new api.sdk.CustomerCard(api.config(`${req.customerRef}:card:${account.id}:${req.paymentMethodId}`)).create({ customerId, body: { token: req.paymentMethodId } });
       if (!card.id || !card.payment_method?.id) return { ok: false, code: "invalid_card_token" };
-      this.keepFresh(card.id, req.paymentMethodId);
       return {
         ok: true,
         token: mercadopagoToken(customerId, card.id, card.payment_method.id),
@@ -217,12 +239,17 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const saved = parseMercadoPagoToken(req.token);
     if (!saved) return { outcome: "declined", chargeId: "", detailCode: "invalid_token" };
     const api = await this.api(account);
-    // On our page right after the save: the token MercadoPago.js made with the CVV. Otherwise one from the saved card.
-    const fresh = req.offSession === true ? undefined : this.takeFresh(saved.card);
+    const pending = PENDING_CARD.test(saved.card);
+    // On our page right after savePaymentMethod: the token MercadoPago.js made with the CVV, paid first.
+    const fresh = pending && req.offSession !== true ? this.takeFresh(`${saved.customer}|${saved.card}`) : undefined;
+    const recurrence = (await this.opts.recurrenceOf?.(account, req.reference, req.token).catch(() => null)) ?? null;
     let payment: PaymentResponse;
     try {
+      // Otherwise a token of the saved card (one saved after its first payment is found among the customer's cards).
+      const cardId = fresh ? undefined : pending ? await this.savedCardId(api, saved) : saved.card;
+      if (!fresh && !cardId) return { outcome: "declined", chargeId: "", detailCode: "card_not_saved" };
       const cardToken =
-        fresh ?? (await new api.sdk.CardToken(api.config(`${req.idempotencyKey}:card_token`)).create({ body: { card_id: saved.card, customer_id: saved.customer } })).id;
+        fresh ?? (await new api.sdk.CardToken(api.config(`${req.idempotencyKey}:card_token`)).create({ body: { card_id: cardId, customer_id: saved.customer } })).id;
       if (!cardToken) throw new GatewayUnavailable("mercadopago_no_card_token", 502);
       payment = await new api.sdk.Payment(api.config(req.idempotencyKey)).create({
         body: {
@@ -236,17 +263,18 @@ export class MercadoPagoAdapter implements GatewayAdapter {
           external_reference: req.idempotencyKey,
           description: req.reference,
           metadata: { idempotency_key: req.idempotencyKey, reference: req.reference },
-          // Automatic payments messaging: a merchant-initiated charge of a card on file
-          // (mercadopago.com.br/developers/en/docs/automatic-payments/recurring-charges/subscription-messaging).
-          point_of_interaction: { type: "SUBSCRIPTIONS", transaction_data: { first_time_use: fresh !== undefined, billing_date: now.toISOString().slice(0, 10) } },
+          point_of_interaction: subscriptionMessaging(recurrence, req.offSession !== true, now),
         },
       });
     } catch (err) {
       // 4xx: Mercado Pago refused the request (no CVV on an account without Automatic Payments, a removed card,
       // an amount under the minimum): nothing was charged.
       if (isRefusal(err)) return { outcome: "declined", chargeId: "", detailCode: refusalCode(err, "invalid_request") };
+      // Unknown: it may have been approved, so the card is saved all the same (a renewal needs it).
+      if (fresh) await this.saveAfterPayment(api, saved.customer, fresh, req.idempotencyKey);
       throw unavailable(err);
     }
+    if (fresh && statusOf(payment).outcome !== "declined") await this.saveAfterPayment(api, saved.customer, fresh, req.idempotencyKey);
     const status = statusOf(payment);
     if (status.outcome === "pending") throw new GatewayUnavailable(`mercadopago_${payment.status ?? "pending"}`, 202);
     return { outcome: status.outcome === "approved" ? "approved" : "declined", chargeId: String(payment.id ?? ""), detailCode: status.detailCode };
@@ -362,8 +390,9 @@ export class MercadoPagoAdapter implements GatewayAdapter {
   /**
    * `x-signature` (ts, v1 = HMAC-SHA256 of `id:<data.id>;request-id:<x-request-id>;ts:<ts>;` with the account's
    * secret; data.id from the notice URL's query string, lower-cased when alphanumeric) checked by the package's
-   * WebhookSignatureValidator within 300 s either way; then, since only the id is signed, the payment is
-   * fetched by that id with the account's token and the notice is what Mercado Pago says of it now.
+   * WebhookSignatureValidator, ts (seconds or milliseconds) within 300 s either way; then, since only the id is
+   * signed, the payment is fetched by that id with the account's token and the notice is what Mercado Pago says
+   * of it now.
    */
   async parseWebhook(
     rawBody: Buffer,
@@ -392,15 +421,17 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     const requestId = header("x-request-id") ?? "";
     const { WebhookSignatureValidator, InvalidWebhookSignatureError, SignatureFailureReason } = await mercadopagoSdk.load();
     try {
-      WebhookSignatureValidator.validate({ xSignature: header("x-signature"), xRequestId: requestId, dataId, secret: webhookSecret, toleranceSeconds: MERCADOPAGO_WEBHOOK_TOLERANCE_S, now: () => now.getTime() });
+      // The package's window assumes seconds: the signature is checked there, the window here (either unit).
+      WebhookSignatureValidator.validate({ xSignature: header("x-signature"), xRequestId: requestId, dataId, secret: webhookSecret });
     } catch (err) {
       if (!(err instanceof InvalidWebhookSignatureError)) return { ok: false, reason: "malformed" };
-      if (err.reason === SignatureFailureReason.TimestampOutOfTolerance) return { ok: false, reason: "stale" };
       if (err.reason === SignatureFailureReason.MissingSignatureHeader) return { ok: false, reason: "missing_signature" };
       return { ok: false, reason: "bad_signature" };
     }
     // Only the id, the request id and ts are signed: the event id is made of them alone.
     const ts = /(?:^|,)\s*ts=(\d+)/.exec(header("x-signature") ?? "")?.[1] ?? "";
+    const tsMs = Number(ts) >= TS_MS_FROM ? Number(ts) : Number(ts) * 1000;
+    if (!(Math.abs(now.getTime() - tsMs) <= MERCADOPAGO_WEBHOOK_TOLERANCE_S * 1000)) return { ok: false, reason: "stale" };
     const base = { eventId: `${type || "notice"}:${dataId}:${requestId || ts}`, providerType: `${type}${typeof body?.action === "string" ? `:${body.action}` : ""}`, occurredAt: now, livemode: false };
     const none: GatewayNotification = { ...base, kind: "ignored", chargeId: "", objectId: "", idempotencyKey: null, reference: null, amountCents: null, detailCode: "" };
     if (type !== "payment" || !/^\d+$/.test(dataId)) return { ok: true, notification: none };
@@ -462,6 +493,51 @@ export class MercadoPagoAdapter implements GatewayAdapter {
     return again;
   }
 
+  /**
+   * Pay first, save after: the customer's card as the token describes it (never spent here), brand by its BIN
+   * among the account's payment methods; the token is kept in memory for the charge that follows.
+   */
+  private async cardToPayFirst(api: Api, customerId: string, cardToken: string): Promise<TokenizeResult> {
+    const token = await new api.sdk.CardToken(api.config()).get({ id: cardToken });
+    const bin = token.first_six_digits ?? "";
+    const last4 = token.last_four_digits ?? "";
+    const month = token.expiration_month ?? 0;
+    const year = token.expiration_year ?? 0;
+    if (!/^[0-9]{6}$/.test(bin) || !/^[0-9]{4}$/.test(last4) || !(month >= 1 && month <= 12) || !(year >= 2000 && year <= 9999)) return { ok: false, code: "invalid_card_token" };
+    const brand = brandOf(await new api.sdk.PaymentMethod(api.config()).get(), bin);
+    if (!brand) return { ok: false, code: "invalid_payment_method" };
+    const cardRef = pendingCardRef(last4, month, year);
+    this.keepFresh(`${customerId}|${cardRef}`, cardToken);
+    return { ok: true, token: mercadopagoToken(customerId, cardRef, brand), brand, last4, expMonth: month, expYear: year };
+  }
+
+  /** Saves the card of an approved (or unheard) first payment with its token, as the recurring-charges guide does. */
+  private async saveAfterPayment(api: Api, customerId: string, cardToken: string, idempotencyKey: string): Promise<void> {
+    try {
+      await new api.sdk.CustomerCard(api.config(`${idempotencyKey}:card`)).create({ customerId, body: { token: cardToken } });
+    } catch {
+      // The payment stands whatever happens here: a card left unsaved is a renewal declined (card_not_saved),
+      // and dunning asks the customer for a card on /pay.
+    }
+  }
+
+  /** The customer's card saved after a first payment: last four digits, expiry and brand as our token says. */
+  private async savedCardId(api: Api, saved: { customer: string; card: string; paymentMethod: string }): Promise<string | undefined> {
+    const [, last4, month, year] = PENDING_CARD.exec(saved.card)!;
+    let cards: Awaited<ReturnType<InstanceType<MercadoPagoSdk["CustomerCard"]>["list"]>>;
+    try {
+      cards = await new api.sdk.CustomerCard(api.config()).list({ customerId: saved.customer });
+    } catch (err) {
+      // The customer is gone at Mercado Pago: no card to charge.
+      if (isA(err, "MPNotFoundError")) return undefined;
+      throw err;
+    }
+    const match = (cards ?? []).filter(
+      (c) => c.last_four_digits === last4 && c.expiration_month === Number(month) && c.expiration_year === Number(year) && c.payment_method?.id === saved.paymentMethod,
+    );
+    return match.at(-1)?.id;
+  }
+
   private keepFresh(cardId: string, token: string): void {
     const now = this.clock.now().getTime();
     for (const [id, slot] of this.fresh) if (slot.until <= now || this.fresh.size >= MAX_FRESH_TOKENS) this.fresh.delete(id);
@@ -475,6 +551,50 @@ export class MercadoPagoAdapter implements GatewayAdapter {
   }
 }
 
+/**
+ * Automatic payments messaging (mercadopago.com.br/developers/en/docs/automatic-payments/recurring-charges/
+ * subscription-messaging): type SUBSCRIPTIONS; the first charge of a sequence says first_time_use, the
+ * subscription, its cycle, period and billing date; a later one says the same with first_time_use false, whether
+ * the payer is present and, as payment_reference, the first payment of the sequence. Our subscriptions have no
+ * end, so subscription_sequence carries no total. A charge with no subscription behind it (the checkout's
+ * first, before its invoice exists) says what it knows.
+ */
+function subscriptionMessaging(r: Recurrence | null, userPresent: boolean, now: Date) {
+  const firstTimeUse = r ? r.firstChargeId === null : userPresent;
+  return {
+    type: "SUBSCRIPTIONS",
+    transaction_data: {
+      first_time_use: firstTimeUse,
+      billing_date: now.toISOString().slice(0, 10),
+      user_present: userPresent,
+      ...(r
+        ? {
+            subscription_id: r.subscriptionId,
+            subscription_sequence: { number: r.sequence },
+            invoice_period: { type: "monthly", period: r.interval === "YEAR" ? 12 : 1 },
+            ...(r.firstChargeId ? { payment_reference: { id: r.firstChargeId } } : {}),
+          }
+        : {}),
+    },
+  };
+}
+
+/** The card brand (payment_method_id) of a BIN: the active card method whose BIN pattern takes it. */
+function brandOf(methods: { id?: string; status?: string; payment_type_id?: string; settings?: { bin?: { pattern?: string; exclusion_pattern?: string } }[] }[], bin: string): string | undefined {
+  const takes = (pattern: string | undefined) => {
+    if (!pattern) return false;
+    try {
+      return new RegExp(pattern).test(bin);
+    } catch {
+      return false;
+    }
+  };
+  const cards = (methods ?? []).filter((m) => m.id && m.status === "active" && (m.payment_type_id === "credit_card" || m.payment_type_id === "debit_card"));
+  // Credit first: the checkout charges in one installment as a credit card.
+  cards.sort((a, b) => Number(b.payment_type_id === "credit_card") - Number(a.payment_type_id === "credit_card"));
+  return cards.find((m) => (m.settings ?? []).some((s) => takes(s.bin?.pattern) && !takes(s.bin?.exclusion_pattern)))?.id;
+}
+
 /** A payment as Mercado Pago tells it now, in our notice terms. */
 function notificationOf(p: PaymentResponse, none: GatewayNotification): GatewayNotification {
   const metadata = (p.metadata ?? {}) as Record<string, unknown>;
@@ -482,10 +602,12 @@ function notificationOf(p: PaymentResponse, none: GatewayNotification): GatewayN
   const reference = typeof metadata.reference === "string" ? metadata.reference : null;
   const charge = { ...none, chargeId: String(p.id ?? ""), idempotencyKey: key, reference, amountCents: toCents(p.transaction_amount) };
   const pix = p.payment_method_id === "pix";
+  // Only an approved refund is money returned: one in_process (a Pix refund at the central bank) may still fail.
+  const refunded = (p.refunds ?? []).filter((r) => r.status === "approved");
   let kind: GatewayNotificationKind = "ignored";
   switch (p.status) {
     case "approved":
-      kind = p.refunds?.length ? "refund_succeeded" : pix ? "pix_paid" : "charge_succeeded";
+      kind = refunded.length ? "refund_succeeded" : pix ? "pix_paid" : "charge_succeeded";
       break;
     case "refunded":
       kind = "refund_succeeded";
@@ -500,7 +622,7 @@ function notificationOf(p: PaymentResponse, none: GatewayNotification): GatewayN
       break;
   }
   if (kind === "refund_succeeded") {
-    const last = p.refunds?.[p.refunds.length - 1];
+    const last = refunded[refunded.length - 1];
     return { ...charge, kind, objectId: String(last?.id ?? ""), idempotencyKey: null, amountCents: toCents(last?.amount) };
   }
   return { ...charge, kind, detailCode: kind === "charge_failed" ? p.status_detail || p.status || "" : kind === "dispute_opened" ? (p.status ?? "") : "" };

@@ -9,6 +9,7 @@ import { StripeAdapter } from "./stripe-adapter.ts";
 import { PagarmeAdapter } from "./pagarme-adapter.ts";
 import { payerLookup } from "./payer-lookup.ts";
 import { MercadoPagoAdapter } from "./mercadopago-adapter.ts";
+import { recurrenceLookup } from "./recurrence-lookup.ts";
 
 export interface Gateways {
   adapter(provider: string): GatewayAdapter;
@@ -63,7 +64,7 @@ export function createGateways(prisma: PrismaClient, vault: CredentialsVault, cl
   const returnUrl = opts.publicUrl ? `${opts.publicUrl.replace(/\/+$/, "")}${PAYMENT_RETURN_PATH}` : undefined;
   const stripe = new StripeAdapter(credentials, { payerOf, ...(returnUrl ? { returnUrl } : {}) });
   const pagarme = new PagarmeAdapter(credentials, { payerOf });
-  const mercadopago = new MercadoPagoAdapter(credentials, { payerOf });
+  const mercadopago = new MercadoPagoAdapter(credentials, { payerOf, recurrenceOf: recurrenceLookup(prisma) });
   const adapters = new Map<string, GatewayAdapter>([
     [sandbox.provider, sandbox],
     [stripe.provider, stripe],

@@ -67,8 +67,15 @@ export function gatewayContext(runtime: Runtime, account: Account, now: Date, re
  * A saved-card token for the page's card at `gw`'s account, or the refusal the page shows. A browser
  * token is saved for the customer (their provider customer reused when they already hold a card at this
  * account); a card that wants 3-D Secure first is a 422 carrying next_action for the page's script.
+ * `chargeFollows`: the page charges the card right after (see SavePaymentMethodRequest).
  */
-export async function tokenizeOnPage(gw: GatewayCallContext, reference: string, card: PageCard, owner: { tenantId: string; customerId: string }): Promise<Extract<TokenizeResult, { ok: true }>> {
+export async function tokenizeOnPage(
+  gw: GatewayCallContext,
+  reference: string,
+  card: PageCard,
+  owner: { tenantId: string; customerId: string },
+  opts: { chargeFollows: boolean },
+): Promise<Extract<TokenizeResult, { ok: true }>> {
   let result: TokenizeResult;
   if (card.kind === "typed") {
     result = await tokenizeCard(gw, reference, card.card);
@@ -86,6 +93,7 @@ export async function tokenizeOnPage(gw: GatewayCallContext, reference: string, 
       name: customer.name,
       existingToken: held?.token ?? null,
       authentication: card.authentication ? { handle: card.authentication } : null,
+      chargeFollows: opts.chargeFollows,
     });
   }
   if (!result.ok && result.code === "authentication_required" && result.nextAction && card.kind === "browser" && !card.authentication) throw authenticationNeeded(result.nextAction);

@@ -39,7 +39,7 @@ export async function payInvoiceByCard(
     if (unheard > 0) throw new AppError("conflict", { error: "um pagamento desta fatura ainda está em processamento; tente novamente mais tarde" });
     const account = invoice.subscription.offer.gatewayAccount;
     const gw = gatewayContext(runtime, account, now, { subscriptionId });
-    const token = await tokenizeOnPage(gw, invoiceId, input.card, { tenantId, customerId: invoice.subscription.customerId });
+    const token = await tokenizeOnPage(gw, invoiceId, input.card, { tenantId, customerId: invoice.subscription.customerId }, { chargeFollows: true });
     // The card is kept detached until the charge is approved: a refused card never becomes the subscription's.
     const method = await saveCard(prisma, { tenantId, customerId: invoice.subscription.customerId, gatewayAccountId: account.id, token, detachedAt: now });
     const payment = await createInvoiceAttempt(prisma, { invoice, account, method: "CARD", card: method });

@@ -52,7 +52,7 @@ export async function payPaymentMethodLink(runtime: Runtime, resolved: ResolvedP
   // kept off the subscription's list when it has none yet (a trial with card).
   const latest = await prisma.invoice.findFirst({ where: { tenantId: link.tenantId, subscriptionId: sub.id }, orderBy: { id: "desc" }, select: { id: true } });
   const gw = gatewayContext(runtime, account, now, { subscriptionId: latest ? sub.id : null });
-  const token = await tokenizeOnPage(gw, latest?.id ?? sub.id, card, { tenantId: link.tenantId, customerId: sub.customerId });
+  const token = await tokenizeOnPage(gw, latest?.id ?? sub.id, card, { tenantId: link.tenantId, customerId: sub.customerId }, { chargeFollows: false });
   return prisma.$transaction(async (tx) => {
     await lockSubscription(tx, link.tenantId, sub.id);
     // Single use: whoever flips the link first changes the card; a second submission hears 410.

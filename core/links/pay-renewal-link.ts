@@ -60,7 +60,7 @@ export async function payRenewalLink(
     const orderId = newId("order");
     const paymentId = newId("payment");
     const gw = gatewayContext(runtime, account, now, { orderId, paymentId });
-    const token = input.method === "card" ? await tokenizeOnPage(gw, orderId, input.card!, { tenantId: link.tenantId, customerId: sub.customerId }) : null;
+    const token = input.method === "card" ? await tokenizeOnPage(gw, orderId, input.card!, { tenantId: link.tenantId, customerId: sub.customerId }, { chargeFollows: true }) : null;
     const idempotencyKey = `${orderId}:1`;
     await prisma.$transaction([
       prisma.order.create({

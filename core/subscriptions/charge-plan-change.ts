@@ -117,12 +117,14 @@ export async function chargePlanChange(
     apply: (tx: Tx, sub: Subscription, paymentId: string) => Promise<void>;
     /** The error for a declined charge (the API's 422, or the /pay page's card field). */
     declined: (code: string) => AppError;
+    /** The customer is on our page with the card just typed (a migration link): charged on-session, not as a card on file. */
+    onPage?: boolean;
   },
 ): Promise<void> {
   const prisma = runtime.db.prisma;
   const { tenantId, reservation: r, now } = input;
   const gw = { prisma, adapter: runtime.gateways.adapter(r.account.provider), account: accountRef(r.account), subscriptionId: input.subscriptionId, paymentId: r.paymentId, now };
-  let verdict = await chargeCard(gw, { token: r.token, amountCents: r.amountCents, currency: r.currency, idempotencyKey: r.idempotencyKey, reference: r.invoiceId, offSession: true });
+  let verdict = await chargeCard(gw, { token: r.token, amountCents: r.amountCents, currency: r.currency, idempotencyKey: r.idempotencyKey, reference: r.invoiceId, offSession: input.onPage !== true });
   runtime.faults?.("after-gateway-charge");
   if (verdict.outcome === "unknown") {
     // One immediate look at the gateway's record before giving up (a timeout may still have charged).

@@ -78,7 +78,7 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
   const account: GatewayAccount = offer.gatewayAccount;
   const gw = { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: sub.id, now };
   // The card is saved at the TARGET account (the new offer's gateway), by its own tokenizer.
-  const token = await tokenizeOnPage(gw, link.id, input.card, { tenantId, customerId: sub.customerId });
+  const token = await tokenizeOnPage(gw, link.id, input.card, { tenantId, customerId: sub.customerId }, { chargeFollows: true });
   const card = await saveCard(prisma, { tenantId, customerId: sub.customerId, gatewayAccountId: account.id, token });
   const newPeriod = { start: now, end: periodEnd(now, offer.interval ?? "MONTH", now.getUTCDate()), anchorDay: now.getUTCDate() };
 
@@ -95,6 +95,7 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
     reservation,
     now,
     declined: () => cardError(CARD_NOT_APPROVED),
+    onPage: true,
     apply: async (tx, current, paymentId) => {
       const taken = await tx.link.updateMany({ where: { id: link.id, tenantId, status: "OPEN" }, data: { status: "PAID", usedAt: now } });
       if (taken.count !== 1) throw gone();

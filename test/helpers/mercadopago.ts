@@ -36,10 +36,13 @@ export async function mercadopagoOffer(
   return { t, accountId: createGatewayAccount.id, offerId: createOffer.id };
 }
 
-/** The shared test service and a fake Mercado Pago accepting this file's credentials (close the fake in afterAll). */
-export async function startMercadoPagoTestbed(): Promise<{ fake: FakeMercadoPago; svc: TestService }> {
+/**
+ * The shared test service and a fake Mercado Pago accepting this file's credentials (close the fake in afterAll).
+ * The fake's account lacks Automatic Payments, as most real accounts do; a file that renews cards opts in.
+ */
+export async function startMercadoPagoTestbed(opts: { automaticPayments?: boolean } = {}): Promise<{ fake: FakeMercadoPago; svc: TestService }> {
   const svc = await testService();
-  return { svc, fake: await startFakeMercadoPago({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET }) };
+  return { svc, fake: await startFakeMercadoPago({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET, ...opts }) };
 }
 
 export type Obj = Record<string, any>;
@@ -72,11 +75,23 @@ export async function paymentsOf(subscriptionId: string) {
   return (await testService()).runtime.db.prisma.payment.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });
 }
 
-/** The subscription's saved Mercado Pago card: customer, card and brand of its token. */
-export async function savedCardOf(subscriptionId: string) {
+/**
+ * The fake's card behind one of our Mercado Pago tokens: by its id, or, for a card paid first and saved after
+ * ("p<last4><MMYYYY>"), the customer's card of those last four digits and expiry.
+ */
+export function mercadopagoCardOf(fake: FakeMercadoPago, token: string): Obj | undefined {
+  const [customer, ref] = token.split("|");
+  const pending = /^p(\d{4})(\d{2})(\d{4})$/.exec(ref ?? "");
+  if (!pending) return fake.cards.get(ref ?? "");
+  return [...fake.cards.values()].find((c) => c.customer_id === customer && c.last_four_digits === pending[1] && c.expiration_month === Number(pending[2]) && c.expiration_year === Number(pending[3]));
+}
+
+/** The subscription's saved Mercado Pago card: customer and brand of its token, and the card at the fake ("" if none). */
+export async function savedCardOf(fake: FakeMercadoPago, subscriptionId: string) {
   const sub = await (await testService()).runtime.db.prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: { paymentMethod: true } });
-  const [customer, card, brand] = (sub.paymentMethod?.token ?? "").split("|");
-  return { customer: customer!, card: card!, brand: brand! };
+  const token = sub.paymentMethod?.token ?? "";
+  const [customer, , brand] = token.split("|");
+  return { customer: customer!, card: (mercadopagoCardOf(fake, token)?.id as string | undefined) ?? "", brand: brand! };
 }
 
 /** Mercado Pago's side of one of our charge keys: its payments (external_reference) and approved charges. */

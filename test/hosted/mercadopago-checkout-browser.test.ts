@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
 import { hasChromium, useBrowser } from "../helpers/browser.ts";
-import { mercadopagoOffer, PUBLIC_KEY, startMercadoPagoTestbed } from "../helpers/mercadopago.ts";
+import { mercadopagoCardOf, mercadopagoOffer, PUBLIC_KEY, startMercadoPagoTestbed } from "../helpers/mercadopago.ts";
 import type { TestService } from "../helpers/service.ts";
 
 let fake: FakeMercadoPago;
@@ -71,8 +71,8 @@ describe.skipIf(!hasChromium)("Mercado Pago checkout in a browser (MercadoPago.j
     const sub = await prisma.subscription.findFirstOrThrow({ where: { tenantId: s.t.tenantId }, include: { paymentMethod: true } });
     expect(sub.status).toBe("ACTIVE");
     expect(sub.paymentMethod).toMatchObject({ brand: "master", last4: "6351" });
-    const [customerId, cardId] = sub.paymentMethod!.token!.split("|");
-    expect(fake.cards.get(cardId!)).toMatchObject({ customer_id: customerId, cardholder: { name: "APRO", identification: { type: "CPF", number: "52998224725" } } });
+    const [customerId] = sub.paymentMethod!.token!.split("|");
+    expect(mercadopagoCardOf(fake, sub.paymentMethod!.token!)).toMatchObject({ customer_id: customerId, cardholder: { name: "APRO", identification: { type: "CPF", number: "52998224725" } } });
     const invoice = await prisma.invoice.findFirstOrThrow({ where: { subscriptionId: sub.id } });
     expect(fake.chargesFor(`${invoice.id}:1`)).toBe(1);
 

@@ -8,7 +8,7 @@ import type { FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
 import { advanceClock } from "../helpers/billing.ts";
 import { hasChromium, useBrowser } from "../helpers/browser.ts";
 import { post } from "../helpers/http.ts";
-import { mercadopagoSubscription, startMercadoPagoTestbed, subscriptionOf } from "../helpers/mercadopago.ts";
+import { mercadopagoCardOf, mercadopagoSubscription, startMercadoPagoTestbed, subscriptionOf } from "../helpers/mercadopago.ts";
 import type { TestService } from "../helpers/service.ts";
 
 let fake: FakeMercadoPago;
@@ -62,8 +62,8 @@ describe.skipIf(!hasChromium)("/pay at Mercado Pago in a browser (MercadoPago.js
     expect(posted.join("\n")).not.toMatch(/4235|5682|52998224725|card_number|card_cvc/);
     const sub = await subscriptionOf(s.t.readKey, s.subscriptionId);
     expect(sub).toMatchObject({ status: "active", payment_method: { brand: "visa", last4: "5682" } });
-    const [, cardId] = (await svc.runtime.db.prisma.subscription.findUniqueOrThrow({ where: { id: s.subscriptionId }, include: { paymentMethod: true } })).paymentMethod!.token!.split("|");
-    expect(fake.cards.get(cardId!)?.cardholder).toMatchObject({ name: "APRO", identification: { type: "CPF", number: "52998224725" } });
+    const saved = (await svc.runtime.db.prisma.subscription.findUniqueOrThrow({ where: { id: s.subscriptionId }, include: { paymentMethod: true } })).paymentMethod!.token!;
+    expect(mercadopagoCardOf(fake, saved)?.cardholder).toMatchObject({ name: "APRO", identification: { type: "CPF", number: "52998224725" } });
     expect(blocked).toEqual([]);
     expect(cspErrors).toEqual([]);
     await context.close();

@@ -23,7 +23,7 @@ import {
 } from "../helpers/mercadopago.ts";
 
 let fake: FakeMercadoPago;
-beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed()));
+beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed({ automaticPayments: true })));
 afterAll(() => fake?.close());
 
 describe("Mercado Pago: checkout and renewal", () => {
@@ -36,7 +36,7 @@ describe("Mercado Pago: checkout and renewal", () => {
     expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
 
     // At Mercado Pago: a customer of the e-mail with our cus_ id, the card saved, one payment under our key.
-    const card = await savedCardOf(s.subscriptionId);
+    const card = await savedCardOf(fake, s.subscriptionId);
     expect(fake.customers.get(card.customer)).toMatchObject({ email: sub.customer.email, description: expect.stringMatching(/^cus_/) });
     expect(fake.cards.get(card.card)).toMatchObject({ customer_id: card.customer });
     const [first] = await paymentsOf(s.subscriptionId);
@@ -44,6 +44,11 @@ describe("Mercado Pago: checkout and renewal", () => {
     expect(mercadopagoSideOf(fake, first!.idempotencyKey)).toEqual({ payments: 1, status: ["approved"], charges: 1 });
     const firstReq = fake.requests.find((q) => q.path === "/v1/payments" && q.idempotencyKey === first!.idempotencyKey)!;
     expect(firstReq.body).toMatchObject({ transaction_amount: 49.9, external_reference: first!.idempotencyKey, point_of_interaction: { transaction_data: { first_time_use: true } } });
+    // The recurring-charges guide's order with a single-use token: MercadoPago.js' token pays first, then saves the card.
+    const saveReq = fake.requests.find((q) => q.method === "POST" && q.path === `/v1/customers/${card.customer}/cards`)!;
+    expect(saveReq.body.token).toBe(firstReq.body.token);
+    expect(fake.requests.indexOf(saveReq)).toBeGreaterThan(fake.requests.indexOf(firstReq));
+    expect([firstReq.status, saveReq.status]).toEqual([201, 201]);
 
     // The renewal at the period's end: a card token from the saved card, charged as a card on file, once.
     const summary = await advanceClock(s.t, sub.current_period_end);
@@ -57,6 +62,16 @@ describe("Mercado Pago: checkout and renewal", () => {
     expect(mercadopagoSideOf(fake, renewal.idempotencyKey)).toEqual({ payments: 1, status: ["approved"], charges: 1 });
     const renewalReq = fake.requests.find((q) => q.path === "/v1/payments" && q.idempotencyKey === renewal.idempotencyKey)!;
     expect(renewalReq.body).toMatchObject({ payer: { type: "customer", id: card.customer }, payment_method_id: "master", point_of_interaction: { type: "SUBSCRIPTIONS", transaction_data: { first_time_use: false } } });
+    // Subscription messaging as documented for a later payment: our subscription, its second cycle, its period,
+    // the payer away, and the sequence's first payment.
+    expect(renewalReq.body.point_of_interaction.transaction_data).toMatchObject({
+      subscription_id: s.subscriptionId,
+      subscription_sequence: { number: 2 },
+      invoice_period: { type: "monthly", period: 1 },
+      payment_reference: { id: first!.gatewayChargeId },
+      user_present: false,
+      billing_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
     expect(fake.requests.find((q) => q.path === "/v1/card_tokens" && q.idempotencyKey === `${renewal.idempotencyKey}:card_token`)?.body).toEqual({ card_id: card.card, customer_id: card.customer });
     expect(await eventsOf(s.t.readKey, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active", "invoice.paid:active"]);
     const charges = (await gatewayEvents(s.t, s.subscriptionId)).filter((e) => e.kind === "charge_card").map((e) => `${e.outcome}:${e.gateway_id}`);

@@ -13,7 +13,7 @@ import { deliverNotice, mercadopagoSideOf, mercadopagoSubscription, paymentsOf, 
 import { payJson, payPage, tokenOf } from "../links/pay-helpers.ts";
 
 let fake: FakeMercadoPago;
-beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed()));
+beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed({ automaticPayments: true })));
 afterAll(() => fake?.close());
 
 const DAY = 86_400_000;
@@ -23,7 +23,7 @@ describe("Mercado Pago: decline and dunning", () => {
   it("a card on file refused: past_due, retries D+1/3/5/9 each a payment under a new key, suspended; the open invoice paid by Pix reactivates", async () => {
     const s = await mercadopagoSubscription(fake, { holder: "APRO" });
     const due = (await subscriptionOf(s.t.readKey, s.subscriptionId)).current_period_end as string;
-    fake.setCardBehaviour((await savedCardOf(s.subscriptionId)).card, "insufficient_amount");
+    fake.setCardBehaviour((await savedCardOf(fake, s.subscriptionId)).card, "insufficient_amount");
     const log = new EventLog(s.t);
     await log.advance(due);
     expect((await subscriptionOf(s.t.readKey, s.subscriptionId)).status).toBe("past_due");
@@ -87,7 +87,7 @@ describe("Mercado Pago: decline and dunning", () => {
       const req = fake.requests.find((q) => q.path === "/v1/payments" && q.idempotencyKey === last.idempotencyKey)!;
       expect(req.body.point_of_interaction.transaction_data.first_time_use).toBe(true);
       expect(mercadopagoSideOf(fake, last.idempotencyKey)).toEqual({ payments: 1, status: ["approved"], charges: 1 });
-      expect((await savedCardOf(s.subscriptionId)).brand).toBe("visa");
+      expect((await savedCardOf(fake, s.subscriptionId)).brand).toBe("visa");
     } finally {
       fake.automaticPayments = true;
     }
@@ -95,7 +95,7 @@ describe("Mercado Pago: decline and dunning", () => {
 
   it("card change by link without an open invoice: the page says the card is registered only with a payment; a post is refused (422), changes nothing and reaches no gateway", async () => {
     const s = await mercadopagoSubscription(fake, { holder: "APRO" });
-    const before = await savedCardOf(s.subscriptionId);
+    const before = await savedCardOf(fake, s.subscriptionId);
     const link = await post(`/v1/subscriptions/${s.subscriptionId}/payment-method-link`, s.t.writeKey);
     const token = tokenOf(link.body.url);
     const page = await payPage(token);
@@ -104,6 +104,6 @@ describe("Mercado Pago: decline and dunning", () => {
     const r = await payJson(token, { mercadopago_token: fake.browserToken({ number: "4235647728025682" }) });
     expect(r.status).toBe(422);
     expect(fake.requests.length).toBe(calls);
-    expect(await savedCardOf(s.subscriptionId)).toEqual(before);
+    expect(await savedCardOf(fake, s.subscriptionId)).toEqual(before);
   });
 });

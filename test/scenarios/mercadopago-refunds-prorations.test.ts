@@ -13,7 +13,7 @@ import { deliverNotice, eventsOf, mercadopagoSideOf, mercadopagoSubscription, pa
 import { changePlan } from "../subscriptions/plan-change-helpers.ts";
 
 let fake: FakeMercadoPago;
-beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed()));
+beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed({ automaticPayments: true })));
 afterAll(() => fake?.close());
 
 const prisma = async () => (await testService()).runtime.db.prisma;

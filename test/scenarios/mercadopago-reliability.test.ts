@@ -13,7 +13,7 @@ import type { TestService } from "../helpers/service.ts";
 
 let fake: FakeMercadoPago;
 let svc: TestService;
-beforeAll(async () => void ({ fake, svc } = await startMercadoPagoTestbed()));
+beforeAll(async () => void ({ fake, svc } = await startMercadoPagoTestbed({ automaticPayments: true })));
 afterAll(() => fake?.close());
 afterEach(() => void (svc.runtime.faults = undefined));
 

@@ -6,6 +6,7 @@ import { GatewayUnavailable, type GatewayAccountRef, type GatewayCredentials } f
 import { ADAPTER_DEFAULTS } from "../../../core/gateways/capabilities.ts";
 import { MercadoPagoAdapter, parseMercadoPagoToken, toReais } from "../../../core/gateways/mercadopago-adapter.ts";
 import { parseBrCode } from "../../../core/gateways/pix-br-code.ts";
+import type { Recurrence } from "../../../core/gateways/recurrence-lookup.ts";
 import { cents } from "../../../core/shared/money.ts";
 import { FakeMercadoPago, startFakeMercadoPago } from "../../fakes/mercadopago/fake-mercadopago.ts";
 import { signatureHeader } from "../../fakes/mercadopago/signing.ts";
@@ -19,14 +20,18 @@ const CUSTOMER = { customerRef: "cus_01JMPCUSTOMER0000000000000", email: "ana@ex
 let fake: FakeMercadoPago;
 let adapter: MercadoPagoAdapter;
 let credentials: GatewayCredentials;
+/** What our database would say of the charge's subscription (recurrence-lookup.ts); null: no subscription behind it. */
+let recurrence: Recurrence | null;
 const now = () => new Date();
 let seq = 0;
 const key = (label = "inv") => `${label}_01JTEST${String(++seq).padStart(6, "0")}:1`;
 
 beforeEach(async () => {
-  fake = await startFakeMercadoPago({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET, hangMs: 1_500 });
+  // Most tests here charge a saved card off-session: an account with Automatic Payments (the fake's default has none).
+  fake = await startFakeMercadoPago({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET, hangMs: 1_500, automaticPayments: true });
   credentials = { credentials: { accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET }, apiBaseUrl: fake.url };
-  adapter = new MercadoPagoAdapter(async () => credentials, { timeoutMs: 500, payerOf: async () => ({ email: "pix@example.com", name: "Pix Payer" }) });
+  recurrence = { subscriptionId: "sub_01JMPTEST000000000000000000", sequence: 1, interval: "MONTH", firstChargeId: null };
+  adapter = new MercadoPagoAdapter(async () => credentials, { timeoutMs: 500, payerOf: async () => ({ email: "pix@example.com", name: "Pix Payer" }), recurrenceOf: async () => recurrence });
 });
 afterEach(async () => {
   // Mercado Pago's rule, checked after every test: each payment and refund carried an X-Idempotency-Key.
@@ -34,8 +39,12 @@ afterEach(async () => {
   await fake.close();
 });
 
-async function savedCard(opts: { holder?: string; number?: string; customerRef?: string; email?: string } = {}) {
-  const saved = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: fake.browserToken(opts), ...CUSTOMER, customerRef: opts.customerRef ?? CUSTOMER.customerRef, email: opts.email ?? CUSTOMER.email }, now());
+async function savedCard(opts: { holder?: string; number?: string; customerRef?: string; email?: string; chargeFollows?: boolean } = {}) {
+  const saved = await adapter.savePaymentMethod(
+    ACCOUNT,
+    { paymentMethodId: fake.browserToken(opts), ...CUSTOMER, customerRef: opts.customerRef ?? CUSTOMER.customerRef, email: opts.email ?? CUSTOMER.email, chargeFollows: opts.chargeFollows },
+    now(),
+  );
   if (!saved.ok) throw new Error(`card not saved: ${saved.code}`);
   return saved;
 }
@@ -91,9 +100,60 @@ describe("Mercado Pago adapter: cards are tokenized in the browser (PCI SAQ A)",
   });
 });
 
+describe("Mercado Pago adapter: the card of a page that pays (recurring-charges guide: pay first, save after)", () => {
+  const posts = () =>
+    fake.requests.filter((r) => r.method === "POST" && (r.path === "/v1/payments" || /^\/v1\/customers\/[^/]+\/cards$/.test(r.path))).map((r) => ({ path: r.path.replace(/customers\/[^/]+/, "customers/:id"), token: r.body.token, status: r.status }));
+
+  it("MercadoPago.js' token pays first; the card is saved with it after the approval; a renewal charges that card", async () => {
+    const browser = fake.browserToken();
+    const saved = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: browser, ...CUSTOMER, chargeFollows: true }, now());
+    expect(saved).toMatchObject({ ok: true, brand: "master", last4: "6351", expMonth: 11 });
+    if (!saved.ok) return;
+    // Nothing saved yet, and the token not spent: Mercado Pago was only asked about it.
+    expect(fake.cards.size).toBe(0);
+    expect(saved.token).not.toContain(browser);
+    const first = await charge(saved.token, { offSession: false });
+    expect(first).toMatchObject({ outcome: "approved", detailCode: "" });
+    expect(posts()).toEqual([
+      { path: "/v1/payments", token: browser, status: 201 },
+      { path: "/v1/customers/:id/cards", token: browser, status: 201 },
+    ]);
+    expect(fake.cards.size).toBe(1);
+    const [card] = [...fake.cards.values()];
+    expect(card).toMatchObject({ customer_id: parseMercadoPagoToken(saved.token)!.customer, last_four_digits: "6351" });
+
+    recurrence = { ...recurrence!, sequence: 2, firstChargeId: first.chargeId };
+    const renewal = await charge(saved.token);
+    expect(renewal.outcome).toBe("approved");
+    expect(fake.requests.find((r) => r.method === "POST" && r.path === "/v1/card_tokens")?.body).toEqual({ card_id: card!.id, customer_id: card!.customer_id });
+  });
+
+  it("a first payment whose answer is lost (500 after charging) still saves its card: the renewal finds it", async () => {
+    const saved = await savedCard({ chargeFollows: true });
+    fake.failNext("500_after", { method: "POST", path: /^\/v1\/payments$/ });
+    const k = key();
+    await unavailable(charge(saved.token, { offSession: false, idempotencyKey: k }));
+    expect(await adapter.fetchStatus(ACCOUNT, k, now())).toMatchObject({ outcome: "approved" });
+    expect(fake.cards.size).toBe(1);
+    expect((await charge(saved.token)).outcome).toBe("approved");
+  });
+
+  it("a declined first payment saves no card; a page whose card is only saved (no payment follows) saves it at once", async () => {
+    const declinedSave = await adapter.savePaymentMethod(ACCOUNT, { paymentMethodId: fake.browserToken({ holder: "FUND" }), ...CUSTOMER, chargeFollows: true }, now());
+    if (!declinedSave.ok) throw new Error(declinedSave.code);
+    expect(await charge(declinedSave.token, { offSession: false })).toMatchObject({ outcome: "declined", detailCode: "cc_rejected_insufficient_amount" });
+    expect(fake.cards.size).toBe(0);
+    // A renewal of a card that was never saved is a decline, never a charge.
+    expect(await charge(declinedSave.token)).toMatchObject({ outcome: "declined", chargeId: "" });
+
+    const onlySaved = await savedCard({ number: "4235647728025682" });
+    expect(fake.cards.get(parseMercadoPagoToken(onlySaved.token)!.card)).toMatchObject({ last_four_digits: "5682" });
+  });
+});
+
 describe("Mercado Pago adapter: charges", () => {
   it("the first charge on the page pays with MercadoPago.js' token (first use); a renewal makes a card token from the saved card and charges off-session", async () => {
-    const saved = await savedCard();
+    const saved = await savedCard({ chargeFollows: true });
     const first = await charge(saved.token, { offSession: false });
     expect(first).toMatchObject({ outcome: "approved", detailCode: "" });
     const firstReq = fake.requests.find((r) => r.path === "/v1/payments" && r.idempotencyKey === first.idempotencyKey)!;
@@ -106,17 +166,48 @@ describe("Mercado Pago adapter: charges", () => {
       metadata: { idempotency_key: first.idempotencyKey },
       point_of_interaction: { type: "SUBSCRIPTIONS", transaction_data: { first_time_use: true } },
     });
-    expect(fake.requests.filter((r) => r.path === "/v1/card_tokens")).toHaveLength(0);
+    expect(fake.requests.filter((r) => r.method === "POST" && r.path === "/v1/card_tokens")).toHaveLength(0);
 
+    recurrence = { ...recurrence!, sequence: 2, firstChargeId: first.chargeId };
     const renewal = await charge(saved.token, { amountCents: 12345 });
     expect(renewal.outcome).toBe("approved");
-    const tokenReq = fake.requests.find((r) => r.path === "/v1/card_tokens")!;
+    const tokenReq = fake.requests.find((r) => r.method === "POST" && r.path === "/v1/card_tokens")!;
     const token = parseMercadoPagoToken(saved.token)!;
-    expect(tokenReq.body).toEqual({ card_id: token.card, customer_id: token.customer });
+    expect(tokenReq.body).toEqual({ card_id: [...fake.cards.keys()][0], customer_id: token.customer });
     const renewalReq = fake.requests.find((r) => r.path === "/v1/payments" && r.idempotencyKey === renewal.idempotencyKey)!;
     expect(renewalReq.body).toMatchObject({ transaction_amount: 123.45, payer: { type: "customer", id: token.customer }, point_of_interaction: { transaction_data: { first_time_use: false } } });
     expect(fake.payments.get(renewal.chargeId)).toMatchObject({ status: "approved", transaction_amount: 123.45 });
     expect(fake.chargesFor(renewal.idempotencyKey)).toBe(1);
+  });
+
+  it("subscription messaging: the first charge and a renewal carry the documented fields (subscription, sequence, period, billing date, user present, first payment)", async () => {
+    const saved = await savedCard();
+    const first = await charge(saved.token, { offSession: false });
+    expect(first.outcome).toBe("approved");
+    const sent = (k: string) => fake.requests.find((r) => r.path === "/v1/payments" && r.idempotencyKey === k)!.body.point_of_interaction;
+    const today = new Date().toISOString().slice(0, 10);
+    expect(sent(first.idempotencyKey)).toEqual({
+      type: "SUBSCRIPTIONS",
+      transaction_data: { first_time_use: true, subscription_id: recurrence!.subscriptionId, subscription_sequence: { number: 1 }, invoice_period: { type: "monthly", period: 1 }, billing_date: today, user_present: true },
+    });
+    recurrence = { subscriptionId: recurrence!.subscriptionId, sequence: 3, interval: "YEAR", firstChargeId: first.chargeId };
+    const renewal = await charge(saved.token);
+    expect(renewal.outcome).toBe("approved");
+    expect(sent(renewal.idempotencyKey)).toEqual({
+      type: "SUBSCRIPTIONS",
+      transaction_data: {
+        first_time_use: false,
+        subscription_id: recurrence.subscriptionId,
+        subscription_sequence: { number: 3 },
+        invoice_period: { type: "monthly", period: 12 },
+        payment_reference: { id: first.chargeId },
+        billing_date: today,
+        user_present: false,
+      },
+    });
+    // The fake holds Mercado Pago's page to its word: a later payment without its sequence's fields is refused.
+    recurrence = null;
+    expect(await charge(saved.token)).toMatchObject({ outcome: "declined", detailCode: "mp_fake_subscription_messaging" });
   });
 
   it("a rejected card is a decline with Mercado Pago's status_detail (cc_rejected_insufficient_amount…)", async () => {
@@ -278,6 +369,20 @@ describe("Mercado Pago adapter: notices (x-signature, then the payment re-fetche
     expect(await parse(n, "")).toEqual({ ok: false, reason: "bad_signature" });
   });
 
+  it("ts is read in seconds (the page's example) or in milliseconds (the page's words): each within 300 s is accepted, past it stale", async () => {
+    const { pix } = await pixPaid();
+    const sec = Math.floor(Date.now() / 1000);
+    const ms = Date.now();
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: sec }))).toMatchObject({ ok: true, notification: { kind: "pix_paid" } });
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: sec - 290 }))).toMatchObject({ ok: true, notification: { kind: "pix_paid" } });
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: ms }))).toMatchObject({ ok: true, notification: { kind: "pix_paid" } });
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: ms - 290_000 }))).toMatchObject({ ok: true, notification: { kind: "pix_paid" } });
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: ms - 301_000 }))).toEqual({ ok: false, reason: "stale" });
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: ms + 301_000 }))).toEqual({ ok: false, reason: "stale" });
+    // A millisecond ts under another secret is still a bad signature, not a window question.
+    expect(await parse(fake.signedNotice(pix.chargeId, { ts: ms, secret: "y".repeat(64) }))).toEqual({ ok: false, reason: "bad_signature" });
+  });
+
   it("a notice about a payment Mercado Pago does not know for this account is verified but ignored; an outage while re-fetching throws", async () => {
     expect(await parse(fake.signedNotice("123456"))).toMatchObject({ ok: true, notification: { kind: "ignored" } });
     const { pix } = await pixPaid();
@@ -297,9 +402,51 @@ describe("Mercado Pago adapter: notices (x-signature, then the payment re-fetche
     const declined = await charge((await savedCard({ holder: "OTHE", number: "4235647728025682" })).token);
     expect(await parse(fake.signedNotice(declined.chargeId))).toMatchObject({ ok: true, notification: { kind: "charge_failed", detailCode: "cc_rejected_other_reason" } });
   });
+
+  it("a refund still in_process is no finished refund: only an approved one is read as refund_succeeded", async () => {
+    const saved = await savedCard();
+    const paid = await charge(saved.token);
+    fake.refundsInProcess = 1;
+    await unavailable(adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(990), idempotencyKey: "r:waiting" }, now()));
+    const waiting = fake.payments.get(paid.chargeId)!.refunds[0];
+    expect(waiting.status).toBe("in_process");
+    const before = await parse(fake.signedNotice(paid.chargeId));
+    expect(before).toMatchObject({ ok: true });
+    expect(before.ok && before.notification.kind).not.toBe("refund_succeeded");
+    // A second, approved refund while the first still waits: the notice names the approved one only.
+    await adapter.refund(ACCOUNT, { chargeId: paid.chargeId, amountCents: cents(500), idempotencyKey: "r:approved" }, now());
+    const approvedId = String(fake.payments.get(paid.chargeId)!.refunds[1].id);
+    expect(await parse(fake.signedNotice(paid.chargeId))).toMatchObject({ ok: true, notification: { kind: "refund_succeeded", objectId: approvedId, amountCents: 500 } });
+    // Once Mercado Pago approves the first, it is read as finished.
+    fake.settleRefund(waiting.id);
+    const after = await parse(fake.signedNotice(paid.chargeId));
+    expect(after).toMatchObject({ ok: true, notification: { kind: "refund_succeeded" } });
+    expect(after.ok && [String(waiting.id), approvedId]).toContain(after.ok && after.notification.objectId);
+  });
 });
 
 describe("the fake keeps Mercado Pago's rules", () => {
+  it("a card token is single use: once it saved a card it pays no more; once it paid it may still save its card, once (400, cause 3003)", async () => {
+    const call = async (path: string, body: unknown, key = randomBytes(6).toString("hex")) => {
+      const res = await fetch(`${fake.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${ACCESS_TOKEN}`, "content-type": "application/json", "x-idempotency-key": key }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    };
+    const customer = (await call("/v1/customers", { email: "single@example.com" })).body.id as string;
+    const pay = (token: string) => call("/v1/payments", { transaction_amount: 10, token, installments: 1, payment_method_id: "master", payer: { type: "customer", id: customer } });
+    const usedUp = { status: 400, body: expect.objectContaining({ message: "Invalid card_token_id", cause: [expect.objectContaining({ code: 3003 })] }) };
+
+    const savedFirst = fake.browserToken();
+    expect((await call(`/v1/customers/${customer}/cards`, { token: savedFirst })).status).toBe(201);
+    expect(await pay(savedFirst)).toEqual(usedUp);
+
+    const paidFirst = fake.browserToken({ number: "4235647728025682" });
+    expect((await call("/v1/payments", { transaction_amount: 10, token: paidFirst, installments: 1, payment_method_id: "visa", payer: { type: "customer", id: customer } })).status).toBe(201);
+    expect(await pay(paidFirst)).toEqual(usedUp);
+    expect((await call(`/v1/customers/${customer}/cards`, { token: paidFirst })).status).toBe(201);
+    expect(await call(`/v1/customers/${customer}/cards`, { token: paidFirst })).toEqual(usedUp);
+    fake.requests.length = 0;
+  });
+
   it("a payment or refund without X-Idempotency-Key is refused 400 (cause 4292), as Mercado Pago does", async () => {
     for (const path of ["/v1/payments", "/v1/payments/123/refunds"]) {
       const res = await fetch(`${fake.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${ACCESS_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ transaction_amount: 10, payment_method_id: "pix" }) });
@@ -315,5 +462,9 @@ describe("the fake keeps Mercado Pago's rules", () => {
 describe("amounts on the wire", () => {
   it("cents become decimal reais from their digits", () => {
     expect([0, 1, 10, 99, 100, 4990, 12345, 100000007].map((c) => toReais(cents(c)))).toEqual([0, 0.01, 0.1, 0.99, 1, 49.9, 123.45, 1000000.07]);
+  });
+
+  it("a negative amount keeps its sign, under one real too", () => {
+    expect([-1, -50, -99, -100, -150, -4990].map((c) => toReais(c))).toEqual([-0.01, -0.5, -0.99, -1, -1.5, -49.9]);
   });
 });

@@ -14,15 +14,21 @@
  *   - GET /users/me; customers (create, search by email, get, update) with "the customer already exist" (cause
  *     101) for a taken e-mail; cards (POST /v1/customers/{id}/cards with a card token, list);
  *   - card tokens: from the browser (`?public_key=`, card number, CVV, expiry, holder: MercadoPago.js, served as
- *     a stand-in at /js/v2) or from a saved card (`card_id`, with or without `security_code`); a token pays once;
+ *     a stand-in at /js/v2) or from a saved card (`card_id`, with or without `security_code`); get by id. Single
+ *     use: a token that paid or saved a card pays no more (400 "Invalid card_token_id", cause 3003, Mercado Pago's
+ *     support article); a token that paid may still save its card once (the recurring-charges guide's order);
+ *   - payment methods (GET /v1/payment_methods): the test brands with BIN patterns, and Pix;
  *   - payments: card (token, payment_method_id, payer {type: customer, id}, binary_mode) decided by the test
  *     cardholder name (test-cards.ts); a token made from a saved card WITHOUT security_code is refused 400
  *     "security_code_id can't be null" (cause 3031) unless the account has Automatic Payments (card on file
- *     without CVV), the default here (`automaticPayments: false` to turn it off); Pix (payment_method_id pix,
- *     payer.email, date_of_expiration 30 min to 30 days ahead, 24 h by default) with
+ *     without CVV), which most accounts lack and the fake's default lacks too (`automaticPayments: true` grants
+ *     it); point_of_interaction SUBSCRIPTIONS checked as Automatic payments messaging documents it (a later
+ *     payment of a sequence names its subscription, cycle, period, payer presence and first payment); Pix
+ *     (payment_method_id pix, payer.email, date_of_expiration 30 min to 30 days ahead, 24 h by default) with
  *     point_of_interaction.transaction_data {qr_code, qr_code_base64, ticket_url}; get; search by external_reference;
  *   - refunds: POST /v1/payments/{id}/refunds with `amount` (partial) or without (total), several partial refunds
- *     adding up to the payment; payment status `refunded` once all is returned; list;
+ *     adding up to the payment; payment status `refunded` once all is returned; list; a refund may stay
+ *     `in_process` (`refundsInProcess`) until `settleRefund` (only approved ones count as refunded);
  *   - chargebacks: chargeback(id) turns an approved payment charged_back (status_detail reimbursed);
  *   - notices: each payment creation/update POSTed to `webhookUrl?data.id=<id>&type=payment` (Webhooks, with
  *     `x-signature: ts=…,v1=…` and `x-request-id`, signing.ts), or built on demand by `signedNotice`;
@@ -52,7 +58,7 @@ export interface FakeMercadoPagoOptions {
   webhookUrl?: string;
   /** How long a "hang" fault holds its answer (ms). */
   hangMs?: number;
-  /** Card on file without CVV (Automatic Payments). Default true. */
+  /** Card on file without CVV (Automatic Payments, a capability most accounts lack). Default false. */
   automaticPayments?: boolean;
 }
 
@@ -118,6 +124,8 @@ export class FakeMercadoPago {
   automaticPayments: boolean;
   /** The next N customer searches find nothing (as if another checkout had not made the customer yet). */
   customerSearchMisses = 0;
+  /** The next N refunds stay in_process (a Pix refund waiting on the central bank) until settleRefund. */
+  refundsInProcess = 0;
 
   private readonly saved = new Map<string, { status: number; body: string; pending: boolean }>();
   /** What each saved card (by card id) and each browser token does. */
@@ -132,7 +140,7 @@ export class FakeMercadoPago {
   private server!: http.Server;
 
   private constructor(private readonly opts: FakeMercadoPagoOptions) {
-    this.automaticPayments = opts.automaticPayments ?? true;
+    this.automaticPayments = opts.automaticPayments ?? false;
   }
 
   static async start(opts: FakeMercadoPagoOptions): Promise<FakeMercadoPago> {
@@ -216,6 +224,18 @@ export class FakeMercadoPago {
     return copy(p);
   }
 
+  /** An in_process refund is decided (approved: its amount returned, the payment refunded once all is); notifies. */
+  settleRefund(refundId: string | number, status: "approved" | "rejected" = "approved"): Obj {
+    const p = [...this.payments.values()].find((x) => x.refunds.some((r: Obj) => String(r.id) === String(refundId)));
+    const refund = p?.refunds.find((r: Obj) => String(r.id) === String(refundId));
+    if (!p || refund?.status !== "in_process") throw new Error(`fake mercadopago: no in_process refund ${refundId}`);
+    refund.status = status;
+    if (status === "approved") this.creditRefund(p, toCents(refund.amount));
+    p.date_last_updated = mpDate(new Date());
+    this.notify(p, "payment.updated");
+    return copy(refund);
+  }
+
   /** The body and headers Mercado Pago would POST about a payment (signed now, or at `ts`). */
   signedNotice(paymentId: string | number, opts: { ts?: number; secret?: string; action?: string; requestId?: string } = {}) {
     const dataId = String(paymentId);
@@ -296,6 +316,8 @@ export class FakeMercadoPago {
     on("post", "/v1/customers/:id/cards", (b, req) => ({ status: 201, body: this.saveCard(String(req.params.id), b) }));
     on("get", "/v1/customers/:id/cards", (_b, req) => ({ body: [...this.cards.values()].filter((c) => c.customer_id === this.customer(String(req.params.id)).id).map(copy) }));
     on("post", "/v1/card_tokens", (b, req) => ({ status: 201, body: req.query.public_key ? this.createBrowserToken(b) : this.createCardIdToken(b) }), { publicOk: true });
+    on("get", "/v1/card_tokens/:id", (_b, req) => ({ body: publicToken(this.token(String(req.params.id))) }));
+    on("get", "/v1/payment_methods", () => ({ body: PAYMENT_METHODS.map(copy) }));
     on("post", "/v1/payments", (b, req) => ({ status: 201, body: this.createPayment(b, req.get("X-Idempotency-Key")!) }), { keyRequired: true });
     on("get", "/v1/payments/search", (_b, req) => ({ body: this.searchPayments(req.query as Obj) }));
     on("get", "/v1/payments/:id", (_b, req) => ({ body: copy(this.payment(String(req.params.id))) }));
@@ -415,7 +437,11 @@ export class FakeMercadoPago {
   private saveCard(customerId: string, b: Obj): Obj {
     const customer = this.customer(customerId);
     const t = this.token(b.token);
-    if (t.card_id) throw error(400, "Invalid card token", [{ code: 2062, description: "Invalid card token" }]);
+    if (t.card_id || t.saved_card) throw error(400, "Invalid card_token_id", [{ code: 3003, description: "Invalid card_token_id" }]);
+    // The recurring-charges guide saves the card with the token of the approved first payment: a token that
+    // paid may still save its card, once; a token that saved a card is used up.
+    t.saved_card = true;
+    t.status = "used";
     const number = this.numbers.get(t.id)!;
     // The same card saved again is the same card.
     const existing = [...this.cards.values()].find((c) => c.customer_id === customer.id && this.numbers.get(c.id) === number);
@@ -535,7 +561,8 @@ export class FakeMercadoPago {
     if (b.payment_method_id === "pix") return this.createPix(base, b, key);
     if (amount < MIN_CARD_CENTS) throw error(400, "Invalid transaction_amount", [{ code: 4037, description: "Invalid transaction_amount" }]);
     const t = this.token(b.token);
-    if (t.used) throw error(400, "Invalid card token", [{ code: 2062, description: "Invalid card token" }]);
+    // Single use: a token that paid, or saved a card, pays no more (support article "Invalid card_token_id").
+    if (t.used || t.saved_card) throw error(400, "Invalid card_token_id", [{ code: 3003, description: "Invalid card_token_id" }]);
     const number = this.numbers.get(t.id)!;
     if (TEST_NUMBERS[number]!.paymentMethodId !== b.payment_method_id) throw error(400, "Invalid payment_method_id", [{ code: 4033, description: "Invalid payment_method_id" }]);
     if (t.card_id) {
@@ -544,6 +571,7 @@ export class FakeMercadoPago {
       // A saved card paid without its CVV needs Automatic Payments (card on file) on the account.
       if (!t.security_code_given && !this.automaticPayments) throw error(400, "security_code_id can't be null", [{ code: 3031, description: "security_code_id can't be null" }]);
     }
+    this.checkSubscriptionMessaging(b.point_of_interaction);
     t.used = true;
     t.status = "used";
     const p: Obj = {
@@ -558,6 +586,32 @@ export class FakeMercadoPago {
     else [p.status, p.status_detail] = ["rejected", behaviour === "pending" ? "cc_rejected_other_reason" : STATUS_DETAIL[behaviour as keyof typeof STATUS_DETAIL]];
     this.notify(p, "payment.created");
     return copy(p);
+  }
+
+  /**
+   * Automatic payments messaging (subscription-messaging page): with type SUBSCRIPTIONS, a first payment names
+   * first_time_use true, subscription_id, subscription_sequence, invoice_period and billing_date; a later one the
+   * same with first_time_use false, user_present and payment_reference.id (the sequence's first payment). Mercado
+   * Pago documents no error for a missing field: the fake's 400 and its cause code are its own, so a test sees it.
+   */
+  private checkSubscriptionMessaging(poi: Obj | undefined): void {
+    if (poi?.type !== "SUBSCRIPTIONS") return;
+    const td = (poi.transaction_data ?? {}) as Obj;
+    const bad = (field: string) => error(400, `invalid point_of_interaction.transaction_data.${field}`, [{ code: "fake_subscription_messaging", description: `invalid ${field}` }]);
+    if (typeof td.first_time_use !== "boolean") throw bad("first_time_use");
+    if (typeof td.billing_date !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(td.billing_date)) throw bad("billing_date");
+    if (td.user_present !== undefined && typeof td.user_present !== "boolean") throw bad("user_present");
+    const seq = td.subscription_sequence;
+    if (seq !== undefined && (!Number.isInteger(seq?.number) || seq.number < 1 || (seq.total != null && !(Number.isInteger(seq.total) && seq.total >= seq.number)))) throw bad("subscription_sequence");
+    const period = td.invoice_period;
+    if (period !== undefined && (!Number.isInteger(period?.period) || period.period < 1 || !["daily", "weekly", "monthly", "yearly"].includes(period.type))) throw bad("invoice_period");
+    if (td.first_time_use) return;
+    // A later payment of a sequence: all of it, and the first payment it refers to.
+    if (typeof td.subscription_id !== "string" || !td.subscription_id) throw bad("subscription_id");
+    if (seq === undefined) throw bad("subscription_sequence");
+    if (period === undefined) throw bad("invoice_period");
+    if (typeof td.user_present !== "boolean") throw bad("user_present");
+    if (typeof td.payment_reference?.id !== "string" || !this.payments.has(td.payment_reference.id)) throw bad("payment_reference");
   }
 
   private createPix(base: Obj, b: Obj, key: string): Obj {
@@ -603,7 +657,8 @@ export class FakeMercadoPago {
     const p = this.payment(paymentId);
     if (p.status !== "approved") throw error(400, "The action requested is not valid for the current payment state", [{ code: 2063, description: "The action requested is not valid for the current payment state" }]);
     const paid = toCents(p.transaction_amount);
-    const left = paid - toCents(p.transaction_amount_refunded);
+    const waiting = p.refunds.filter((r: Obj) => r.status === "in_process").reduce((sum: number, r: Obj) => sum + toCents(r.amount), 0);
+    const left = paid - toCents(p.transaction_amount_refunded) - waiting;
     const amount = b.amount === undefined ? left : toCents(b.amount);
     if (b.amount !== undefined && (typeof b.amount !== "number" || !(amount > 0))) throw error(400, "amount attribute must be positive", [{ code: 4040, description: "amount attribute must be positive" }]);
     if (amount > left) throw error(400, "Invalid refund amount", [{ code: 4040, description: "amount is greater than the refundable amount" }]);
@@ -617,22 +672,56 @@ export class FakeMercadoPago {
       unique_sequence_number: null,
       refund_mode: "standard",
       adjustment_amount: 0,
-      status: "approved",
+      status: this.refundsInProcess > 0 && this.refundsInProcess-- > 0 ? "in_process" : "approved",
       reason: null,
     };
     p.refunds.push(refund);
-    p.transaction_amount_refunded = reais(toCents(p.transaction_amount_refunded) + amount);
-    if (toCents(p.transaction_amount_refunded) === paid) [p.status, p.status_detail] = ["refunded", "refunded"];
-    else p.status_detail = "partially_refunded";
+    if (refund.status === "approved") this.creditRefund(p, amount);
     p.date_last_updated = mpDate(new Date());
     this.notify(p, "payment.updated");
     return copy(refund);
   }
+
+  /** An approved refund's amount returned: the payment is refunded once all of it is. */
+  private creditRefund(p: Obj, amount: number): void {
+    p.transaction_amount_refunded = reais(toCents(p.transaction_amount_refunded) + amount);
+    if (toCents(p.transaction_amount_refunded) === toCents(p.transaction_amount)) [p.status, p.status_detail] = ["refunded", "refunded"];
+    else p.status_detail = "partially_refunded";
+  }
 }
+
+/**
+ * GET /v1/payment_methods, the Brazilian card brands of the test numbers and Pix, in the reference's shape. The
+ * BIN patterns are the fake's own, simplified (Elo's BINs are cut out of Mastercard's and Visa's ranges).
+ */
+const ELO_BINS = "^(401178|401179|431274|438935|451416|457393|457631|457632|504175|506699|5067|509|627780|636297|636368|650|6516|6550)";
+const cardMethod = (id: string, name: string, pattern: string, exclusion: string, cvv: number) => ({
+  id,
+  name,
+  payment_type_id: "credit_card",
+  status: "active",
+  secure_thumbnail: "",
+  thumbnail: "",
+  deferred_capture: "supported",
+  settings: [{ bin: { pattern, exclusion_pattern: exclusion, installments_pattern: pattern }, card_number: { length: cvv === 4 ? 15 : 16, validation: "standard" }, security_code: { mode: "mandatory", length: cvv, card_location: cvv === 4 ? "front" : "back" } }],
+  additional_info_needed: ["cardholder_name", "cardholder_identification_type", "cardholder_identification_number"],
+  min_allowed_amount: 0.5,
+  max_allowed_amount: 60000,
+  accreditation_time: 2880,
+  financial_institutions: [],
+  processing_modes: ["aggregator"],
+});
+const PAYMENT_METHODS: Obj[] = [
+  cardMethod("master", "Mastercard", "^(5|2(2[2-9]|[3-6]|7[01]|720))", ELO_BINS, 3),
+  cardMethod("visa", "Visa", "^4", ELO_BINS, 3),
+  cardMethod("amex", "American Express", "^(34|37)", "", 4),
+  cardMethod("elo", "Elo", ELO_BINS, "", 3),
+  { id: "pix", name: "PIX", payment_type_id: "bank_transfer", status: "active", secure_thumbnail: "", thumbnail: "", deferred_capture: "does_not_apply", settings: [], additional_info_needed: [], min_allowed_amount: 0.01, max_allowed_amount: 10000000, accreditation_time: 0, financial_institutions: [], processing_modes: ["aggregator"] },
+];
 
 /** A card token as Mercado Pago answers it (the fake's own bookkeeping fields left out). */
 function publicToken(t: Obj): Obj {
-  const { used: _u, security_code_given: _s, ...rest } = t;
+  const { used: _u, security_code_given: _s, saved_card: _c, ...rest } = t;
   return copy(rest);
 }
 
