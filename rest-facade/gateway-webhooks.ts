@@ -1,9 +1,9 @@
-// POST /gateways/{gateway_account_id}/webhooks: a payment provider's notices (Stripe's events). The
+// POST /gateways/{gateway_account_id}/webhooks: a payment provider's notices. The
 // signature is over the bytes as received, so the body is read raw here (never JSON-parsed first),
 // capped at 256 kB. Verification, dedupe and effects: core/gateways/apply-gateway-notification.ts.
 // Unauthenticated by nature, so refusals are budgeted per client address, as the failed-authentication
-// limit and the demo receiver do (express-rate-limit): every refused post (400 forged, stale or replayed,
-// 404 unknown account, 413 too large) counts. The limit is decided first: an address that spent its 30
+// limit and the demo receiver do (express-rate-limit): every refused post (400 forged, stale or malformed,
+// 404 unknown account, 413 too large) counts; a verified redelivery is a 200 "duplicate", never a refusal. The limit is decided first: an address that spent its 30
 // refusals of the minute is answered 429 before its notice is read, looked up or verified (a genuine one
 // from it waits for the provider's retry). A notice that verifies never spends the budget: only a refusal
 // is counted, once decided.
