@@ -86,7 +86,8 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-r
     fake.payPix(payment.gatewayChargeId);
     const notice = fake.lastEvent("charge.paid", payment.gatewayChargeId)!;
     const from = "127.0.0.82";
-    const send = (body: object) => sendFrom(from, svc.baseUrl, `/gateways/${s.accountId}/webhooks`, JSON.stringify(body), { "content-type": "application/json" });
+    const url = new URL(s.webhookUrl);
+    const send = (body: object) => sendFrom(from, svc.baseUrl, `${url.pathname}${url.search}`, JSON.stringify(body), { "content-type": "application/json" });
     expect((await send(notice)).json()).toMatchObject({ result: "applied" });
     const answers: number[] = [];
     for (let i = 0; i <= REFUSED_NOTICES_PER_MINUTE; i++) answers.push((await send(notice)).status);
