@@ -34,7 +34,7 @@ builder.prismaObject("GatewayAccount", {
       resolve: (a) => (a.credentialsCiphertext ? CredentialsVault.keyIdOf(a.credentialsCiphertext) : null),
     }),
     credentialsUpdatedAt: t.expose("credentialsUpdatedAt", { type: "DateTime", nullable: true, description: "When the credentials were last set." }),
-    apiBaseUrl: t.exposeString("apiBaseUrl", { nullable: true, description: "The provider's base URL replaced (tests, proxies); null = the provider's own." }),
+    apiBaseUrl: t.exposeString("apiBaseUrl", { nullable: true, description: "The provider's base URL replaced by a loopback one (tests); null = the provider's own." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation instant." }),
   }),
 });
