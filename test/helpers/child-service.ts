@@ -11,7 +11,8 @@ import pg from "pg";
 import { pgPoolConfig } from "../../prisma/connection.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const CHILD_ADMIN_TOKEN = "adm_child_operator_token_0123456789";
+/** A child runs main.ts, which refuses a guessable operator token: this one is random characters. */
+export const CHILD_ADMIN_TOKEN = "adm_child_Q7vR2mXk9LpT4wZs8NbF3hYd6JcG1uEa";
 
 /** The PostgreSQL server drills run against: DATABASE_URL's server, else the local one. */
 export const PG_SERVER = process.env.BENCH_PG_URL || process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
