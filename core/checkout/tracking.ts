@@ -79,14 +79,14 @@ const LOOKALIKE_RUN = /\p{Nd}+(?:(?:[^\p{L}\p{N}]|[oOlI])+\p{Nd}+)*/gu;
 
 const ND = /\p{Nd}/u;
 
-/** A digit of any script as ASCII: Unicode lays out each script's 0-9 contiguously. */
+/** A digit of any script as ASCII: Unicode lays out each script's 0-9 contiguously, several sets back to back at times. */
 function asciiDigits(group: string): string {
   if (/^[0-9]+$/.test(group)) return group;
   return [...group]
     .map((c) => {
       let cp = c.codePointAt(0)!;
       let k = 0;
-      while (k < 10 && ND.test(String.fromCodePoint(cp - 1))) (cp -= 1), (k += 1);
+      while (k < 100 && ND.test(String.fromCodePoint(cp - 1))) (cp -= 1), (k += 1);
       return String(k % 10);
     })
     .join("");

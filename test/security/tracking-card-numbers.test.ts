@@ -51,6 +51,7 @@ describe("holdsCardNumber (NFKC, 13-19 digits joined by any non-alphanumeric sep
     ["o typed for 0", "4o12888888881881"],
     ["Luhn-valid Elo, then expiry and CVC", "6362970000457013 1228123"],
     ["a card after a millisecond time", "fb.1.1596403881668.42424242424242421235123"],
+    ["Devanagari digits, expiry and CVC run together", "४२४२४२४२४२४२४२४२१२३५१२३"],
   ];
   const NOT_CARD_LIKE: [string, string][] = [
     ["12 digits", "123456789012"],
