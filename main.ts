@@ -92,6 +92,17 @@ async function startCore() {
     logger.warn("GATEWAY_CREDENTIALS_KEY is not set: gateway credentials are sealed under a key in this host's data directory; set the same GATEWAY_CREDENTIALS_KEY on every instance sharing the database");
   }
   const db = await openDb();
+  // A key that opens none of the credentials already stored is refused too (a valid-looking wrong key).
+  try {
+    const { checkCredentialsKey } = await import("./core/gateways/check-credentials-key.ts");
+    const { CredentialsVault } = await import("./core/gateways/credentials-vault.ts");
+    await checkCredentialsKey(db.prisma, new CredentialsVault(gatewayCredentialKeys));
+  } catch (err) {
+    if (!(err instanceof CredentialKeyError)) throw err;
+    console.error(`refusing to start: ${err.message}`);
+    await db.close();
+    process.exit(1);
+  }
   const config = {
     adminToken: admin.token,
     publicUrl,

@@ -13,7 +13,7 @@ import { rekeyCampaignLinks } from "./campaigns/rekey-campaign-links.ts";
 export interface RuntimeConfig {
   adminToken: string;
   publicUrl: string;
-  /** GATEWAY_ALLOW_BASE_URL_OVERRIDE=true: a gateway account may name its own apiBaseUrl (tests, proxies). Off in production. */
+  /** GATEWAY_ALLOW_BASE_URL_OVERRIDE=true: a gateway account may name its own loopback apiBaseUrl (tests and their fakes). Off in production. */
   allowGatewayBaseUrlOverride?: boolean;
   /** Keys of the gateway credentials (main.ts loads them first, to refuse a bad key); absent: read from the environment. */
   gatewayCredentialKeys?: CredentialKeyRing;

@@ -2,7 +2,7 @@
 // aliases, cost, tokens, directives: graphql-armor; repeated object types: a cycle rule) and the input
 // it carries (string values and variables: no U+0000, no unpaired surrogate, at most 40 levels deep).
 // Every refusal is a 400 with the contract's body, never a 500 from PostgreSQL or a blown stack.
-import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import { ApolloArmor, EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import {
   GraphQLError,
   getNamedType,
@@ -11,13 +11,18 @@ import {
   Lexer,
   Source,
   TokenKind,
+  validate,
+  visit,
+  type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLSchema,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { AppError } from "../core/shared/errors.ts";
+import { loadPersistedOperations } from "./persisted-operations.ts";
 import { validationStatus } from "./validation-status.ts";
 
 /**
@@ -27,7 +32,8 @@ import { validationStatus } from "./validation-status.ts";
  * list's cost by a literal `first: 500`; list-events costs ~1,400), 218 tokens (list-events), no directives. The limits leave room for hand-written
  * GraphiQL queries (500 subscriptions with their customer and plan cost ~20,000) and stop the attack
  * documents: the 13-level customer/subscriptions cycle (depth 13) and 500 aliases; the cost limit
- * stops a handful of aliased 500-row pages.
+ * stops a handful of aliased 500-row pages, whether their page size is a literal or a variable
+ * (variablePageSizes below).
  * GraphiQL's introspection query is exempt from depth and cost (graphql-armor skips `__schema`).
  */
 export const GRAPHQL_LIMITS = {
@@ -64,6 +70,69 @@ function armor(): Plugin {
     // The schema is introspectable anyway: "did you mean" helps the people using GraphiQL.
     blockFieldSuggestion: { enabled: false },
   }) as Plugin;
+}
+
+/** A page size (`first`/`last`) given by a variable, anywhere in the document (fragments included). */
+function pageSizeFromVariable(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Argument(node) {
+      if ((node.name.value === "first" || node.name.value === "last") && node.value.kind === Kind.VARIABLE) found = true;
+    },
+  });
+  return found;
+}
+
+/**
+ * The document with each variable page size written in as the literal it stands for (the request's
+ * value, else the variable's literal default): graphql-armor's cost rule reads literals only.
+ */
+function withPageSizesInlined(document: DocumentNode, variables: Record<string, unknown>): DocumentNode {
+  const defaults = new Map<string, string>();
+  for (const d of document.definitions) {
+    if (d.kind !== Kind.OPERATION_DEFINITION) continue;
+    for (const v of d.variableDefinitions ?? []) if (v.defaultValue?.kind === Kind.INT) defaults.set(v.variable.name.value, v.defaultValue.value);
+  }
+  return visit(document, {
+    Argument(node) {
+      if ((node.name.value !== "first" && node.name.value !== "last") || node.value.kind !== Kind.VARIABLE) return undefined;
+      const given = variables[node.value.name.value];
+      const value = Number.isSafeInteger(given) ? String(given) : defaults.get(node.value.name.value);
+      return value === undefined ? undefined : { ...node, value: { kind: Kind.INT, value } };
+    },
+  });
+}
+
+/**
+ * graphql-armor costs a list by a literal `first: 500` only; a page size in a variable counted as 1,
+ * so fifteen aliased `first: $n` pages passed. At execution (the variables' values are known there,
+ * and a validation result is cached per document, not per request) the same rule costs the document
+ * again with those values written in. The facade's persisted documents are exempt: fixed, reviewed
+ * shapes whose one page size the keyset rule bounds at 500 (their richest, list-events, costs ~1,400 a
+ * row by this formula, the reason a page size in a variable is costed only outside them).
+ */
+function variablePageSizes(): Plugin {
+  const trusted = new Set([...loadPersistedOperations().values()].map((op) => op.document));
+  const rejected: GraphQLError[] = [];
+  const [costRule] = new ApolloArmor({
+    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost, ignoreIntrospection: true, exposeLimits: true, propagateOnRejection: false, onReject: [(_ctx, err) => void rejected.push(err)] },
+    maxAliases: { enabled: false },
+    maxDepth: { enabled: false },
+    maxDirectives: { enabled: false },
+    maxTokens: { enabled: false },
+    blockFieldSuggestion: { enabled: false },
+  }).protect().validationRules as ValidationRule[];
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const query = (args.contextValue as { params?: { query?: string } }).params?.query;
+      if (!pageSizeFromVariable(args.document) || (query !== undefined && trusted.has(query))) return;
+      rejected.length = 0;
+      validate(args.schema as GraphQLSchema, withPageSizesInlined(args.document, variables), [costRule!]);
+      const err = rejected[0];
+      if (err) setResultAndStopExecution({ errors: [requestError(err.message.replace(/^Syntax Error: /, ""))] });
+    },
+  };
 }
 
 /**
@@ -191,6 +260,7 @@ export function checkVariables(variables: unknown): string | null {
 export function documentLimits(): Plugin[] {
   return [
     armor(),
+    variablePageSizes(),
     validationStatus(),
     {
       onValidate({ addValidationRule }) {

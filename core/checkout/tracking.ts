@@ -1,6 +1,7 @@
 // The contract's `tracking` object (billing-api.md; service-contract §3): attribution of a checkout link.
 // It never holds personal data, the client IP or the user agent. The page captures it on GET and
 // carries it through the POST as hidden fields, so the POST rebuilds the very same object.
+import valid from "card-validator";
 import { isValidPhoneNumber } from "libphonenumber-js/max";
 import { normalizeTaxDocument } from "../customers/tax-document.ts";
 import type { Tracking } from "./checkout-input.ts";
@@ -73,21 +74,98 @@ function spansCardLength(lengths: number[]): boolean {
   return false;
 }
 
+/** Digits joined by non-alphanumerics or by letters that stand in for digits or spaces (o, O, l, I). */
+const LOOKALIKE_RUN = /\p{Nd}+(?:(?:[^\p{L}\p{N}]|[oOlI])+\p{Nd}+)*/gu;
+
+const ND = /\p{Nd}/u;
+
+/** A digit of any script as ASCII: Unicode lays out each script's 0-9 contiguously, several sets back to back at times. */
+function asciiDigits(group: string): string {
+  if (/^[0-9]+$/.test(group)) return group;
+  return [...group]
+    .map((c) => {
+      let cp = c.codePointAt(0)!;
+      let k = 0;
+      while (k < 100 && ND.test(String.fromCodePoint(cp - 1))) (cp -= 1), (k += 1);
+      return String(k % 10);
+    })
+    .join("");
+}
+
+/** The Luhn checksum of ASCII digits. */
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
+    const d = digits.charCodeAt(i) - 48;
+    sum += double ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d;
+  }
+  return sum % 10 === 0;
+}
+
 /**
- * Card-like: after NFKC (full-width and other compatibility digits become ASCII), 13 to 19 digits of
- * whole groups joined by non-alphanumeric separators, whatever the separator, the first digit or Luhn
- * (a card typed as 4242.4242.4242.4242, 4242/4242/..., with tabs or no-break spaces). Digits of any
- * script count. A single group longer than 19 digits is an id, not a card.
+ * card-validator's verdict on a Luhn-valid number: a brand whose prefix and length fit. It is slow (tens
+ * of microseconds), and it depends only on the first 8 digits (the longest brand prefix) and the length,
+ * so verdicts are remembered: a long run of digits otherwise costs seconds.
+ */
+const brandVerdicts = new Map<string, boolean>();
+function knownBrand(luhnValid: string): boolean {
+  const key = `${luhnValid.slice(0, 8)}/${luhnValid.length}`;
+  let verdict = brandVerdicts.get(key);
+  if (verdict === undefined) {
+    verdict = valid.number(luhnValid, { luhnValidateUnionPay: true }).isValid;
+    if (brandVerdicts.size >= 50_000) brandVerdicts.clear();
+    brandVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
+/**
+ * Some group starts a Luhn-valid number of a known brand (card-validator's prefixes and lengths), 13
+ * to 19 digits long, whatever follows it in the run (the expiry and CVC typed on, more digits).
+ */
+function startsBrandCard(groups: string[]): boolean {
+  const digits = groups.join("");
+  let at = 0;
+  for (const group of groups) {
+    for (let len = 13; len <= 19 && at + len <= digits.length; len++) {
+      const candidate = digits.slice(at, at + len);
+      // Luhn first: it is cheap and rules out nine windows in ten before the brand tables are read.
+      if (luhn(candidate) && knownBrand(candidate)) return true;
+    }
+    at += group.length;
+  }
+  return false;
+}
+
+/** Groups of a run, split where a millisecond time stands (never part of a card). */
+function segments(groups: string[], now: Date): string[][] {
+  const out: string[][] = [[]];
+  for (const group of groups) {
+    if (isMillisecondTime(group, now)) out.push([]);
+    else out[out.length - 1]!.push(group);
+  }
+  return out;
+}
+
+/**
+ * Card-like, after NFKC (full-width and other compatibility digits become ASCII), either:
+ * - 13 to 19 digits of whole groups joined by non-alphanumeric separators, whatever the separator, the
+ *   first digit or Luhn (a card typed as 4242.4242.4242.4242, 4242/4242/..., with tabs or no-break
+ *   spaces); a single group longer than 19 digits is an id here; or
+ * - a Luhn-valid number of a known brand starting a group, whatever follows (42424242424242421235123:
+ *   number, expiry and CVC run together), also when o/O/l/I stand between or for digits.
+ * Digits of any script count. Any other letter breaks a run: hex ids and UUIDs would match too often.
  */
 export function holdsCardNumber(value: string, now: Date): boolean {
-  for (const [run] of value.normalize("NFKC").matchAll(DIGIT_RUN)) {
-    let lengths: number[] = [];
-    const segments = [lengths];
-    for (const [group] of run.matchAll(DIGIT_GROUP)) {
-      if (isMillisecondTime(group, now)) segments.push((lengths = []));
-      else lengths.push([...group].length);
-    }
-    if (segments.some(spansCardLength)) return true;
+  const text = value.normalize("NFKC");
+  for (const [run] of text.matchAll(DIGIT_RUN)) {
+    const groups = [...run.matchAll(DIGIT_GROUP)].map(([g]) => g);
+    if (segments(groups, now).some((segment) => spansCardLength(segment.map((g) => [...g].length)))) return true;
+  }
+  for (const [run] of text.matchAll(LOOKALIKE_RUN)) {
+    const asSeparators = [...run.matchAll(DIGIT_GROUP)].map(([g]) => asciiDigits(g));
+    const asDigits = [...run.replace(/[oO]/g, "0").replace(/[lI]/g, "1").matchAll(DIGIT_GROUP)].map(([g]) => asciiDigits(g));
+    if ([asSeparators, asDigits].some((groups) => segments(groups, now).some(startsBrandCard))) return true;
   }
   return false;
 }

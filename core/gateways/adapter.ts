@@ -20,7 +20,7 @@ export interface GatewayAccountRef {
 export interface GatewayCredentials {
   /** The provider's credential fields as given to createGatewayAccount, e.g. Stripe's { secretKey, webhookSecret }. */
   credentials: Record<string, string>;
-  /** Replaces the provider's base URL (tests, proxies; GATEWAY_ALLOW_BASE_URL_OVERRIDE); null = the provider's own. */
+  /** Replaces the provider's base URL (tests: a loopback fake; GATEWAY_ALLOW_BASE_URL_OVERRIDE); null = the provider's own. */
   apiBaseUrl: string | null;
 }
 

@@ -1,6 +1,7 @@
 // Pure rules of gateway credentials: the accepted shape, the masked hint shown instead of a secret, and
 // the apiBaseUrl override. Refusals name the field, never its value.
 import { AppError } from "../shared/errors.ts";
+import { isLoopbackHost } from "../webhooks/endpoint-url.ts";
 
 const FIELD = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const MAX_FIELDS = 20;
@@ -40,12 +41,16 @@ export function credentialHints(credentials: Record<string, string>): Record<str
   return Object.fromEntries(Object.entries(credentials).map(([field, value]) => [field, credentialHint(value)]));
 }
 
-/** An http(s) base URL without user info, query or fragment; only when the operator allowed overrides. */
+/**
+ * An http(s) base URL without user info, query or fragment, on loopback (the local fakes); only when the
+ * operator allowed overrides. Anything else would let an account send its secret key, and our server's
+ * requests, to any host inside our network.
+ */
 export function parseApiBaseUrl(input: string | null | undefined, allowed: boolean): string | null {
   if (input === null || input === undefined || input === "") return null;
   if (!allowed) {
     throw new AppError("invalid_argument", {
-      error: "apiBaseUrl is accepted only when the service runs with GATEWAY_ALLOW_BASE_URL_OVERRIDE=true (tests and proxies)",
+      error: "apiBaseUrl is accepted only when the service runs with GATEWAY_ALLOW_BASE_URL_OVERRIDE=true (tests and their loopback fakes)",
     });
   }
   const refuse = () => new AppError("invalid_argument", { error: "apiBaseUrl must be an http(s) URL without user, query or fragment" });
@@ -57,5 +62,6 @@ export function parseApiBaseUrl(input: string | null | undefined, allowed: boole
     throw refuse();
   }
   if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash) throw refuse();
+  if (!isLoopbackHost(url.hostname)) throw new AppError("invalid_argument", { error: "apiBaseUrl must be on loopback (127.0.0.0/8, ::1 or localhost)" });
   return url.toString().replace(/\/+$/, "");
 }

@@ -10,6 +10,7 @@ import { dataDir } from "../../prisma/connection.ts";
 
 const VERSION = "v1";
 const KEY_FILE = "gateway-credentials.key";
+const MIN_DISTINCT_BYTES = 16;
 
 export interface CredentialKey {
   /** First 8 hex digits of the key's SHA-256: stored beside each ciphertext, reveals nothing of the key. */
@@ -44,6 +45,15 @@ function parseKey(text: string, name: string): CredentialKey {
   if (key.length !== 32) {
     throw new CredentialKeyError(
       `${name} must be 32 random bytes in base64 (44 characters); it decodes to ${key.length} bytes. ` +
+        "Make one with: openssl rand -base64 32",
+    );
+  }
+  // 32 random bytes hold ~30 distinct values (fewer than 16: odds under 1e-15); all zeros, a repeated
+  // byte or a short pattern is a placeholder someone typed, and anyone could guess it.
+  const distinct = new Set(key).size;
+  if (distinct < MIN_DISTINCT_BYTES) {
+    throw new CredentialKeyError(
+      `${name} is not random: its 32 bytes hold only ${distinct} distinct values (all zeros or a repeated pattern). ` +
         "Make one with: openssl rand -base64 32",
     );
   }

@@ -1,5 +1,9 @@
 // Random secrets and hashing. Clear API keys and link tokens are never stored; only their SHA-256.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { ZxcvbnFactory } from "@zxcvbn-ts/core";
+import * as common from "@zxcvbn-ts/language-common";
+import * as en from "@zxcvbn-ts/language-en";
+import * as ptBr from "@zxcvbn-ts/language-pt-br";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -50,13 +54,49 @@ export function entropyEstimateBits(token: string): number {
 }
 
 /**
- * Why an operator token (ADMIN_TOKEN) is too weak to guard the operator API, or null. Refused: under
- * 32 characters; an entropy estimate under 80 bits ("aaaa…", "abab…"); a repeated block
- * ("abcdefgh" × 5); mostly steps of one ("abcdef…0123…"). The estimate is biased low for short
- * random strings (32 random hex characters, 128 bits, read 116 typically and 88 at worst over a
- * million draws), hence
- * 80 and not 128: a random token of 32 or more characters always passes, a patterned one does not.
- * A phrase of words can pass; the generated token (adm_ + 40 base62, 238 bits) is the one to use.
+ * zxcvbn's floor: 10^24 guesses (80 bits, the floor above). Its model counts ~10 guesses per character
+ * nothing explains, so a random token of 32 characters estimates ~10^30-10^32 (the lowest of ~650 draws
+ * per shape: 32 hex 10^27.8, 32 base62 10^28.5; fcd_ + base64url(24) 10^34.5), while words, walks and
+ * repeats estimate far less ("Password1!Password2!…" 10^23.9, a keyboard walk 10^12-10^19).
+ */
+export const MIN_OPERATOR_TOKEN_GUESSES_LOG10 = 24;
+/**
+ * Share of the characters zxcvbn may explain as dictionary words (3 or more characters, with a letter).
+ * In random tokens of 32 characters words explain under a third (base62 0.16, hex 0.31 at most over
+ * hundreds of draws); a token built of words, however long, is explained almost whole
+ * ("correcthorsebattery…" 0.76, "minhasenhasuper…" 0.91). Other patterns (dates, repeats, digits) are
+ * left to the guesses floor: random hex has digit runs that read as dates.
+ */
+export const MAX_OPERATOR_TOKEN_WORD_SHARE = 0.5;
+
+let estimator: ZxcvbnFactory | undefined;
+
+/** zxcvbn with the common passwords, English and Brazilian Portuguese words and keyboard layouts (made once: ~0.3 s). */
+function strengthEstimator(): ZxcvbnFactory {
+  // l33tMaxSubstitutions: the default 100 costs ~1-2 s a check on a 40-character token; 10 still finds "P@ssw0rd".
+  estimator ??= new ZxcvbnFactory({ dictionary: { ...common.dictionary, ...en.dictionary, ...ptBr.dictionary }, graphs: common.adjacencyGraphs, l33tMaxSubstitutions: 10 });
+  return estimator;
+}
+
+/** What zxcvbn makes of a token: log10 of its guesses, the patterns it found, and the share of characters in words. */
+export function tokenStrengthEstimate(token: string): { guessesLog10: number; wordShare: number; patterns: string[] } {
+  const result = strengthEstimator().check(token);
+  const explained = result.sequence.filter((m) => m.pattern !== "bruteforce");
+  const words = explained.filter((m) => m.pattern === "dictionary" && [...m.token].length >= 3 && /\p{L}/u.test(m.token));
+  const chars = words.reduce((n, m) => n + [...m.token].length, 0);
+  return { guessesLog10: result.guessesLog10, wordShare: chars / Math.max(1, [...token].length), patterns: [...new Set(explained.map((m) => m.pattern))] };
+}
+
+/**
+ * Why an operator token (ADMIN_TOKEN, FACADE_SECRET) is too weak to guard the operator API, or null.
+ * Refused: under 32 characters; an entropy estimate under 80 bits ("aaaa…", "abab…"); a repeated block
+ * ("abcdefgh" × 5); mostly steps of one ("abcdef…0123…"); then what the zxcvbn estimator (its common
+ * password, English and Portuguese dictionaries, keyboard layouts, l33t) sees: fewer than 10^24
+ * guesses ("Password1!Password2!…", "qwertyuiop…", "adminadmin…"), or half the characters or more
+ * in dictionary words, also once spaces and punctuation are removed (a phrase of words). The entropy estimate is
+ * biased low for short random strings (32 random hex characters, 128 bits, read 116 typically and 88
+ * at worst over a million draws), hence 80 and not 128. A random token of 32 or more characters
+ * passes every rule; the generated one (adm_ + 40 base62, 238 bits) is the one to use.
  */
 export function operatorTokenWeakness(token: string): string | null {
   const chars = [...token];
@@ -72,5 +112,22 @@ export function operatorTokenWeakness(token: string): string | null {
   let steps = 0;
   for (let i = 1; i < length; i++) if (Math.abs(chars[i]!.codePointAt(0)! - chars[i - 1]!.codePointAt(0)!) <= 1) steps++;
   if (steps >= 0.75 * (length - 1)) return "it is mostly a run of consecutive characters";
+  const estimate = tokenStrengthEstimate(token);
+  const found = estimate.patterns.join(", ");
+  if (estimate.guessesLog10 < MIN_OPERATOR_TOKEN_GUESSES_LOG10) {
+    return `a password-strength estimate (zxcvbn) guesses it in about 10^${Math.floor(estimate.guessesLog10)} tries (${found}); at least 10^${MIN_OPERATOR_TOKEN_GUESSES_LOG10} are needed`;
+  }
+  if (estimate.wordShare >= MAX_OPERATOR_TOKEN_WORD_SHARE) {
+    return `a password-strength estimate (zxcvbn) reads ${Math.round(estimate.wordShare * 100)} % of its characters as dictionary words; random characters are needed`;
+  }
+  // zxcvbn leaves spaced words it finds cheaper to count as characters ("the quick brown fox …"): the
+  // words run together are read whole.
+  const bare = token.replace(/[\s\p{P}\p{S}]+/gu, "");
+  if (bare !== token) {
+    const joined = tokenStrengthEstimate(bare);
+    if (joined.wordShare >= MAX_OPERATOR_TOKEN_WORD_SHARE) {
+      return `a password-strength estimate (zxcvbn) reads ${Math.round(joined.wordShare * 100)} % of its letters and digits as dictionary words; random characters are needed`;
+    }
+  }
   return null;
 }

@@ -1,7 +1,8 @@
 // Webhook endpoint URL rules: http(s) only, no credentials, and no target inside our network (SSRF
 // guard), for every tenant. SANDBOX tenants may also use loopback (127.0.0.0/8, ::1, localhost) for
 // local receivers; nothing else inside, or a sandbox key could reach the metadata service or map the
-// private network. The URL parser has already turned decimal, hex and octal IPv4 spellings
+// private network. IPv6 forms that carry an IPv4 address (mapped, translated, NAT64, 6to4, Teredo) are
+// judged by that address too. The URL parser has already turned decimal, hex and octal IPv4 spellings
 // ("2130706433", "0x7f.1", "0177.0.0.1") into dotted quads. A name is checked again after DNS, at
 // creation and on every connection (post-webhook.ts).
 import dns from "node:dns";
@@ -29,21 +30,21 @@ const PRIVATE_V4: [string, number][] = [
   ["240.0.0.0", 4], // reserved, broadcast
 ];
 
-/** IPv6 ranges refused outright; mapped, NAT64 and 6to4 forms are judged by the IPv4 address they carry. */
+/**
+ * IPv6 outside the global unicast block 2000::/3 is never public (IANA: the rest is reserved, unique
+ * local, link-local or multicast), except the forms below that carry an IPv4 address and are judged by it.
+ * Inside 2000::/3 these stay refused outright.
+ */
 const PRIVATE_V6: [string, number][] = [
-  ["::", 96], // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
-  ["100::", 64], // discard
-  ["2001::", 23], // IETF protocol assignments: Teredo, ORCHID, benchmarking
+  ["2001::", 23], // IETF protocol assignments: Teredo (also judged by its embedded addresses), ORCHID, benchmarking
   ["2001:db8::", 32], // documentation
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["fec0::", 10], // site-local (deprecated)
-  ["ff00::", 8], // multicast
 ];
 
 const blocked = new net.BlockList();
 for (const [a, p] of PRIVATE_V4) blocked.addSubnet(a, p, "ipv4");
 for (const [a, p] of PRIVATE_V6) blocked.addSubnet(a, p, "ipv6");
+const globalUnicast = new net.BlockList();
+globalUnicast.addSubnet("2000::", 3, "ipv6");
 
 /** The 16 bytes of an IPv6 address (embedded dotted quad allowed); null when not IPv6. */
 function v6Bytes(address: string): number[] | null {
@@ -64,13 +65,24 @@ function v6Bytes(address: string): number[] | null {
   });
 }
 
-/** The IPv4 address an IPv6 one carries: mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002:AABB:CCDD::. */
-function embeddedV4(bytes: number[]): string | null {
+type Embedded = { v4: string[]; judgedByV4: boolean };
+
+/**
+ * The IPv4 addresses an IPv6 one carries, and whether that IPv4 alone decides (the packet goes to it):
+ * mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96 (RFC 2765), NAT64 64:ff9b::/96 (RFC 6052); and the
+ * tunnels whose IPv6 range is judged as well: 6to4 2002::/16 (bits 16-47), Teredo 2001::/32 (server in
+ * bits 32-63, client XOR 0xffffffff in the last 32), IPv4-compatible ::/96 (deprecated).
+ */
+function embeddedV4(bytes: number[]): Embedded | null {
   const zero = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
-  if (zero(0, 10) && bytes[10] === 255 && bytes[11] === 255) return bytes.slice(12).join(".");
-  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zero(4, 12)) return bytes.slice(12).join(".");
-  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && bytes[4] === 0 && bytes[5] === 1) return "0.0.0.0"; // 64:ff9b:1::/48, local NAT64
-  if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6).join(".");
+  const quad = (from: number, xor = 0) => bytes.slice(from, from + 4).map((b) => b ^ xor).join(".");
+  const is = (from: number, ...values: number[]) => values.every((v, i) => bytes[from + i] === v);
+  if (zero(0, 10) && is(10, 0xff, 0xff)) return { v4: [quad(12)], judgedByV4: true };
+  if (zero(0, 8) && is(8, 0xff, 0xff, 0, 0)) return { v4: [quad(12)], judgedByV4: true };
+  if (is(0, 0x00, 0x64, 0xff, 0x9b) && zero(4, 12)) return { v4: [quad(12)], judgedByV4: true };
+  if (is(0, 0x20, 0x02)) return { v4: [quad(2)], judgedByV4: false };
+  if (is(0, 0x20, 0x01, 0, 0)) return { v4: [quad(4), quad(12, 0xff)], judgedByV4: false };
+  if (zero(0, 12)) return { v4: [quad(12)], judgedByV4: false };
   return null;
 }
 
@@ -80,9 +92,11 @@ export function isPrivateAddress(address: string): boolean {
   if (net.isIPv4(a)) return blocked.check(a, "ipv4");
   const bytes = v6Bytes(a);
   if (!bytes) return false;
-  const v4 = embeddedV4(bytes);
-  if (v4) return blocked.check(v4, "ipv4");
-  return blocked.check(a.replace(/%.*$/, ""), "ipv6");
+  const embedded = embeddedV4(bytes);
+  if (embedded?.v4.some((v4) => blocked.check(v4, "ipv4"))) return true;
+  if (embedded?.judgedByV4) return false;
+  const v6 = a.replace(/%.*$/, "");
+  return !globalUnicast.check(v6, "ipv6") || blocked.check(v6, "ipv6");
 }
 
 /** Loopback proper: 127.0.0.0/8, ::1 and the IPv4-mapped ::ffff:127.x.y.z (not NAT64 or 6to4 forms, routed elsewhere). */
@@ -101,6 +115,12 @@ export function isAllowedAddress(address: string, mode: TenantMode): boolean {
 }
 
 const loopbackName = (h: string) => h === "localhost" || h.endsWith(".localhost");
+
+/** A URL host that is loopback by itself: localhost names, 127.0.0.0/8, ::1 and ::ffff:127.x.y.z. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  return net.isIP(h) ? isLoopbackAddress(h) : loopbackName(h);
+}
 
 /** A URL host (name or literal) that is private by itself, before any DNS. */
 export function isPrivateHost(host: string): boolean {

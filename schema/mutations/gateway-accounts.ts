@@ -28,7 +28,7 @@ builder.mutationFields((t) => ({
       }),
       apiBaseUrl: t.arg.string({
         required: false,
-        description: "Replaces the provider's base URL (tests, proxies). Accepted only when the service runs with GATEWAY_ALLOW_BASE_URL_OVERRIDE=true.",
+        description: "Replaces the provider's base URL with a loopback one (tests and their fakes). Accepted only when the service runs with GATEWAY_ALLOW_BASE_URL_OVERRIDE=true.",
       }),
     },
     resolve: (_q, _r, args, ctx) =>

@@ -39,12 +39,12 @@ builder.prismaObject("GatewayAccount", {
       nullable: true,
       description:
         "The address to register at the provider for its notices (POST). For a provider that signs nothing (Pagar.me) it carries the account's " +
-        "secret token (?token=…): notices without it are refused, so keep it secret. Null for such an account without a token yet " +
-        "(made before tokens: update its credentials once), and for sandbox.",
+        "secret token (?token=…): notices without it are refused, so keep it secret. An account made before tokens shows its plain " +
+        "address (still heard) until its credentials are updated once. Null for sandbox.",
       select: { id: true, tenantId: true, provider: true },
       resolve: (a, _args, ctx) => getGatewayNoticeUrl(ctx.runtime, a),
     }),
-    apiBaseUrl: t.exposeString("apiBaseUrl", { nullable: true, description: "The provider's base URL replaced (tests, proxies); null = the provider's own." }),
+    apiBaseUrl: t.exposeString("apiBaseUrl", { nullable: true, description: "The provider's base URL replaced by a loopback one (tests); null = the provider's own." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation instant." }),
   }),
 });

@@ -11,7 +11,8 @@ import pg from "pg";
 import { pgPoolConfig } from "../../prisma/connection.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const CHILD_ADMIN_TOKEN = "adm_child_operator_token_0123456789";
+/** A child runs main.ts, which refuses a guessable operator token: this one is random characters. */
+export const CHILD_ADMIN_TOKEN = "adm_child_Q7vR2mXk9LpT4wZs8NbF3hYd6JcG1uEa";
 /** METRICS_TOKEN of child services (bench/service-probes.ts scrapes /metrics with it). */
 export const CHILD_METRICS_TOKEN = "mtr_child_Q7vK2pXe9LwN4sRb8TzH3mYc6JdF";
 
@@ -151,11 +152,12 @@ export async function startChildService(opts: ChildOptions): Promise<ChildServic
 }
 
 /**
- * Runs `main.ts --role api` on an embedded database of its own until it exits (a refusal at start) or
- * prints its banner (it started; then it is stopped). ADMIN_TOKEN defaults to the child token.
+ * Runs `main.ts --role api` on an embedded database of its own (or in `keptDataDir`, left in place) until
+ * it exits (a refusal at start) or prints its banner (it started; then it is stopped). ADMIN_TOKEN
+ * defaults to the child token.
  */
-export async function startMainUntilBanner(env: Record<string, string>): Promise<{ code: number | null; stderr: string; started: boolean }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "billing-start-"));
+export async function startMainUntilBanner(env: Record<string, string>, keptDataDir?: string): Promise<{ code: number | null; stderr: string; stdout: string; started: boolean }> {
+  const dataDir = keptDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "billing-start-"));
   const full: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: "warn", ADMIN_TOKEN: CHILD_ADMIN_TOKEN, ...env };
   delete full.DATABASE_URL;
   const child = spawn(process.execPath, ["--import", "tsx", "main.ts", "--role", "api"], { cwd: ROOT, env: full, stdio: ["ignore", "pipe", "pipe"] });
@@ -168,15 +170,16 @@ export async function startMainUntilBanner(env: Record<string, string>): Promise
       const poll = setInterval(() => {
         if (!stdout.includes("billing service (")) return;
         clearInterval(poll);
-        child.once("exit", () => resolve({ code: null, stderr, started: true }));
         child.kill("SIGTERM");
       }, 100);
+      // One exit listener: a start is told by its banner (then the exit is our SIGTERM's).
       child.once("exit", (code) => {
         clearInterval(poll);
-        resolve({ code, stderr, started: false });
+        const started = stdout.includes("billing service (");
+        resolve({ code: started ? null : code, stderr, stdout, started });
       });
     });
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!keptDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

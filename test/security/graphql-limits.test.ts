@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger } from "../../core/shared/logger.ts";
 import { buildService } from "../../rest-facade/service.ts";
 import { makeCustomer, makePayment, makeSubscription } from "../helpers/factories.ts";
-import { op } from "../helpers/http.ts";
+import { get, op } from "../helpers/http.ts";
 import { ADMIN_TOKEN, testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { firstError, graphqlRequest } from "./graphql-http.ts";
@@ -59,6 +59,36 @@ describe("document limits", () => {
     expect(deep.status).toBe(200);
     const wide = await graphqlRequest({ body: { query: `{ subscriptions(first: 500) { edges { node { id status customer { email } plan { name } } } } }` }, token: t.readKey });
     expect(wide.status).toBe(200);
+  });
+
+  it("costs page sizes given in variables (or their defaults) as if they were literals; the facade's persisted list at 500 rows still runs", async () => {
+    const t = await newTenant();
+    const pages = (def = "") => `query($n: Int${def}) { ${Array.from({ length: 15 }, (_, i) => `p${i}: events(first: $n) { edges { node { id type createdAt } cursor } pageInfo { hasNextPage endCursor } }`).join(" ")} }`;
+    const viaFragment = `query($n: Int) { a: subscriptions(first: $n) { ...Page } b: subscriptions(first: $n) { ...Page } c: subscriptions(first: $n) { ...Page } d: subscriptions(first: $n) { ...Page } }
+      fragment Page on QuerySubscriptionsConnection { edges { node { id status customer { email } plan { name } } } }`;
+    const refused = {
+      "15 aliased first: $n pages, n = 500": { query: pages(), variables: { n: 500 } },
+      "the same with a default of 500": { query: pages(" = 500") },
+      "four 500-row pages through a fragment": { query: viaFragment, variables: { n: 500 } },
+    };
+    for (const [name, body] of Object.entries(refused)) {
+      const r = await graphqlRequest({ body, token: t.readKey });
+      expect({ name, status: r.status, code: firstError(r)?.code, message: firstError(r)?.error, data: r.body.data ?? null }).toEqual({
+        name,
+        status: 400,
+        code: "invalid_parameter",
+        message: expect.stringMatching(/^Query Cost limit of 50000 exceeded, found [\d.]+\.$/),
+        data: null,
+      });
+    }
+    // Small pages in variables, and one literal 500-row page, stay ordinary questions.
+    for (const body of [{ query: pages(), variables: { n: 10 } }, { query: pages() }, { query: `query($n: Int) { subscriptions(first: $n) { edges { node { id } } } }`, variables: { n: 500 } }]) {
+      const r = await graphqlRequest({ body, token: t.readKey });
+      expect({ status: r.status, errors: r.body.errors }).toEqual({ status: 200, errors: undefined });
+    }
+    // The facade's own list (a persisted document, first: $first) at its 500-row maximum.
+    const listed = await get("/v1/events?limit=500", t.readKey);
+    expect(listed.status).toBe(200);
   });
 
   it("refuses a batch (a JSON array body) with 400", async () => {

@@ -55,6 +55,11 @@ const INSIDE = [
   "http://[64:ff9b::a9fe:a9fe]/", // NAT64 of the metadata address
   "http://[2002:7f00:1::1]/", // 6to4 of loopback
   "http://[2001:0::1]/", // Teredo
+  "http://[::ffff:0:10.0.0.1]/", // IPv4-translated (RFC 2765)
+  "http://[::ffff:0:a9fe:a9fe]/",
+  "http://[64:ff9b:1::a00:1]/", // local-use NAT64 (RFC 8215)
+  "http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/", // Teredo, client 10.0.0.1 (inverted bits)
+  "http://[2002:a9fe:a9fe::1]/", // 6to4 of the metadata address
   "http://[fd00:ec2::254]/", // AWS IPv6 metadata (unique local)
   "http://[fc00::1]/",
   "http://[fe80::1]/",
@@ -131,6 +136,26 @@ describe("SSRF: webhook endpoint creation (LIVE tenants)", () => {
       expect({ a, private: isPrivateAddress(a) }).toEqual({ a, private: false });
     }
     expect(isPrivateHost("hooks.example.com")).toBe(false);
+  });
+
+  it("judges every IPv6 form that carries an IPv4 address by that address (unit)", () => {
+    const inside = [
+      "::ffff:0:10.0.0.1", // translated
+      "::ffff:0:a00:1",
+      "0:0:0:0:ffff:0:7f00:1",
+      "::ffff:0:169.254.169.254",
+      "64:ff9b::10.0.0.1", // NAT64 well-known prefix
+      "64:ff9b:1::a00:1", // local-use NAT64
+      "2002:0a00:0001::", // 6to4
+      "2001:0:4136:e378:8000:63bf:f5ff:fffe", // Teredo: client 10.0.0.1 XOR 0xffffffff
+      "2001:0:0a00:0001:8000:63bf:f7f6:fefe", // Teredo: server 10.0.0.1, client 8.9.1.1
+      "2001:0:0808:0808:8000:63bf:f7f6:fefe", // Teredo with public ends: 2001::/23 stays refused
+      "::8.8.8.8", // IPv4-compatible (deprecated) stays refused
+    ];
+    for (const a of inside) expect({ a, private: isPrivateAddress(a) }).toEqual({ a, private: true });
+    for (const a of ["::ffff:0:8.8.8.8", "64:ff9b::8.8.8.8", "2002:0808:0808::1"]) expect({ a, private: isPrivateAddress(a) }).toEqual({ a, private: false });
+    // Nothing outside the global unicast block 2000::/3 is public.
+    for (const a of ["4000::1", "1::1", "ff05::1"]) expect({ a, private: isPrivateAddress(a) }).toEqual({ a, private: true });
     expect(isPrivateHost("[::1]")).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 // Card numbers never reach `tracking` (issue 16 #5), whatever separates their digits: dots, slashes,
-// underscores, commas, no-break spaces, tabs, full-width or Arabic-Indic digits, Luhn-valid or not.
+// underscores, commas, no-break spaces, tabs, full-width or Arabic-Indic digits, Luhn-valid or not; and
+// a Luhn-valid number of a known brand whatever follows it (expiry and CVC run on), o/O/l/I as separators.
 // End to end through the hosted checkout (the link's query string carried through the page's hidden
 // fields, and the form's own fields), then read back from GET /v1/subscriptions/{id}, /v1/events and
 // the webhooks; plus a table of the pure rule.
@@ -14,7 +15,7 @@ import { addEndpoint, receiversPerTest } from "../helpers/webhook-receiver.ts";
 
 const NOW = new Date("2026-03-15T12:00:00Z");
 
-describe("holdsCardNumber (NFKC, 13-19 digits joined by any non-alphanumeric separators, Luhn or not)", () => {
+describe("holdsCardNumber (NFKC, 13-19 digits joined by any non-alphanumeric separators, Luhn or not; or a branded Luhn-valid number whatever follows it)", () => {
   const CARD_LIKE: [string, string][] = [
     ["plain", "4242424242424242"],
     ["spaces", "4242 4242 4242 4242"],
@@ -43,6 +44,14 @@ describe("holdsCardNumber (NFKC, 13-19 digits joined by any non-alphanumeric sep
     ["URL-style", "/4242/4242/4242/4242/"],
     ["an 18-digit ad id (indistinguishable from a card without Luhn)", "238512345678901234"],
     ["a date and time with seconds (14 digits joined by separators)", "2026-03-15 10:30:00"],
+    ["number, expiry and CVC run together", "42424242424242421235123"],
+    ["number run on into more digits", "5555555555554444000000000000"],
+    ["o as separators", "4242o4242o4242o4242"],
+    ["O and l as separators", "5555O5555l5555O4444"],
+    ["o typed for 0", "4o12888888881881"],
+    ["Luhn-valid Elo, then expiry and CVC", "6362970000457013 1228123"],
+    ["a card after a millisecond time", "fb.1.1596403881668.42424242424242421235123"],
+    ["Devanagari digits, expiry and CVC run together", "४२४२४२४२४२४२४२४२१२३५१२३"],
   ];
   const NOT_CARD_LIKE: [string, string][] = [
     ["12 digits", "123456789012"],
@@ -57,6 +66,10 @@ describe("holdsCardNumber (NFKC, 13-19 digits joined by any non-alphanumeric sep
     ["a version", "v1.2.3"],
     ["a UUID", "f47ac10b-58cc-4372-a567-0e02b2c3d479"],
     ["plain words", "black friday"],
+    ["a 23-digit id starting with no brand's prefix", "10000000000000000000017"],
+    ["a 23-digit id whose 13-19 digit starts all fail Luhn", "30000000000000000000000"],
+    ["hex with digits between letters", "4242a4242b4242c4242d4242"],
+    ["a gclid", "Cj0KCQiA4aacBhCUARIsAI55maEo1l2l3l4l5l6l7l8l9l0"],
   ];
   it.each(CARD_LIKE)("card-like: %s", (_name, value) => {
     expect(holdsCardNumber(value, NOW)).toBe(true);
@@ -85,6 +98,8 @@ const VARIANTS: [string, string, string][] = [
   ["Arabic-Indic digits", "٥٥٥٥٥٥٥٥٥٥٥٥٤٤٤٤", MC],
   ["spaced dashes", "5555 - 5555 - 5555 - 4444", MC],
   ["not Luhn-valid, first digit 1", "1234 5678 9012 3456", NON_LUHN],
+  ["number, expiry and CVC run together", "55555555555544441228123", MC],
+  ["o, O and l as separators", "5555o5555O5555l4444", MC],
 ];
 
 /** The digits a string spells, whatever their script or separators. */

@@ -133,11 +133,18 @@ describe("credential rules", () => {
     expect(parseCredentials({ secretKey: " sk_test_abc\n" })).toEqual({ secretKey: "sk_test_abc" });
   });
 
+  it("apiBaseUrl: even when allowed, only loopback (the same address guard as webhook URLs)", () => {
+    for (const bad of ["https://proxy.example/stripe", "http://10.0.0.1:4010", "http://169.254.169.254/", "http://[::ffff:0:10.0.0.1]/", "http://[::ffff:a9fe:a9fe]/", "http://[64:ff9b::7f00:1]/", "http://0.0.0.0:4010", "http://metadata.google.internal/"]) {
+      expect({ bad, err: (() => { try { parseApiBaseUrl(bad, true); return null; } catch (e) { return (e as Error).message; } })() }).toEqual({ bad, err: expect.stringMatching(/apiBaseUrl must be on loopback/) });
+    }
+  });
+
   it("apiBaseUrl: refused unless allowed; http(s) without user, query or fragment", () => {
     expect(parseApiBaseUrl(null, false)).toBeNull();
     expect(() => parseApiBaseUrl("http://127.0.0.1:4010", false)).toThrow(/GATEWAY_ALLOW_BASE_URL_OVERRIDE=true/);
     expect(parseApiBaseUrl("http://127.0.0.1:4010/", true)).toBe("http://127.0.0.1:4010");
-    expect(parseApiBaseUrl("https://proxy.example/stripe", true)).toBe("https://proxy.example/stripe");
+    expect(parseApiBaseUrl("http://localhost:4010/v1", true)).toBe("http://localhost:4010/v1");
+    expect(parseApiBaseUrl("http://[::1]:4010", true)).toBe("http://[::1]:4010");
     for (const bad of ["ftp://x.example", "http://u:p@x.example", "http://x.example/?a=1", "http://x.example/#f", "not a url"]) {
       expect(() => parseApiBaseUrl(bad, true)).toThrow(/apiBaseUrl must be/);
     }
