@@ -64,24 +64,39 @@ function bounded(label: string): string {
   return label;
 }
 
-export const metrics: RequestHandler = (req, res, next) => {
-  const end = latency.startTimer();
-  // The template is taken when Express dispatches to a route: req.baseUrl is then the route's
-  // router's mount path. By the time the answer is sent, a path-mounted middleware (an error handler,
-  // a limiter) may have set req.baseUrl to the raw path it matched, ids included.
-  let matched: string | undefined;
-  let route: { path?: unknown } | undefined;
-  Object.defineProperty(req, "route", {
+const MATCHED = Symbol("matchedRoute");
+const ROUTE = Symbol("route");
+type Tracked = Request & { [MATCHED]?: string; [ROUTE]?: unknown };
+const tracked = new WeakSet<object>();
+
+/**
+ * The template is taken when Express dispatches to a route: req.baseUrl is then the route's router's
+ * mount path. By the time the answer is sent, a path-mounted middleware (an error handler, a limiter)
+ * may have set req.baseUrl to the raw path it matched, ids included. The accessor goes on the app's
+ * request prototype once, not on each request: a per-request accessor would make every request
+ * object a slow dictionary-mode object for the rest of its trip.
+ */
+function trackRoutes(req: Request): void {
+  const proto = Object.getPrototypeOf(req) as object;
+  if (tracked.has(proto)) return;
+  tracked.add(proto);
+  Object.defineProperty(proto, "route", {
     configurable: true,
-    enumerable: true,
-    get: () => route,
-    set(value: { path?: unknown } | undefined) {
-      route = value;
-      if (typeof value?.path === "string") matched = `${req.baseUrl}${value.path}`;
+    get(this: Tracked) {
+      return this[ROUTE];
+    },
+    set(this: Tracked, value: { path?: unknown } | undefined) {
+      this[ROUTE] = value;
+      if (typeof value?.path === "string") this[MATCHED] = `${this.baseUrl}${value.path}`;
     },
   });
+}
+
+export const metrics: RequestHandler = (req, res, next) => {
+  const end = latency.startTimer();
+  trackRoutes(req);
   res.on("finish", () => {
-    const route = bounded(routeLabel(req, matched));
+    const route = bounded(routeLabel(req, (req as Tracked)[MATCHED]));
     requests.inc({ method: req.method, route, status: String(res.statusCode) });
     end({ method: req.method, route });
   });

@@ -72,14 +72,20 @@ function armor(): Plugin {
   }) as Plugin;
 }
 
+/** Documents are parsed once and cached, so the answer is kept per document, not walked per request. */
+const variablePageSize = new WeakMap<DocumentNode, boolean>();
+
 /** A page size (`first`/`last`) given by a variable, anywhere in the document (fragments included). */
 function pageSizeFromVariable(document: DocumentNode): boolean {
+  const known = variablePageSize.get(document);
+  if (known !== undefined) return known;
   let found = false;
   visit(document, {
     Argument(node) {
       if ((node.name.value === "first" || node.name.value === "last") && node.value.kind === Kind.VARIABLE) found = true;
     },
   });
+  variablePageSize.set(document, found);
   return found;
 }
 
@@ -126,7 +132,7 @@ function variablePageSizes(): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const query = (args.contextValue as { params?: { query?: string } }).params?.query;
-      if (!pageSizeFromVariable(args.document) || (query !== undefined && trusted.has(query))) return;
+      if ((query !== undefined && trusted.has(query)) || !pageSizeFromVariable(args.document)) return;
       rejected.length = 0;
       validate(args.schema as GraphQLSchema, withPageSizesInlined(args.document, variables), [costRule!]);
       const err = rejected[0];
