@@ -84,8 +84,12 @@ function outcomeOf(text: string, status: number): number {
 /** After execution: the replayed answer, or this answer once stored; undefined leaves the response as it is. */
 export async function idempotencyOnResponse(runtime: Runtime, state: GateState, response: Response, fetchAPI: FetchAPI): Promise<Response | undefined> {
   if (state.replay) {
-    const headers = new fetchAPI.Headers(response.headers);
-    headers.delete("content-length");
+    // Copied name by name, without the length: a copy of Yoga's headers that then loses a name also
+    // loses its Content-Type (the replay went out as text/plain).
+    const headers = new fetchAPI.Headers();
+    response.headers.forEach((value, name) => {
+      if (name.toLowerCase() !== "content-length") headers.set(name, value);
+    });
     headers.set("Idempotent-Replayed", "true");
     return new fetchAPI.Response(state.replay.body, { status: state.replay.status, headers });
   }

@@ -34,6 +34,8 @@ describe("Idempotency-Key on /graphql", () => {
     expect(again.status).toBe(200);
     expect(again.text).toBe(first.text);
     expect(again.headers["idempotent-replayed"]).toBe("true");
+    // The first answer's media type too: a client reading the replay as text/plain would not parse it.
+    expect(again.headers["content-type"]).toBe(first.headers["content-type"]);
     expect(await refunds(p.id)).toBe(1);
     // Without the key the same mutation runs again: the header is what makes the retry safe.
     expect((await graphqlRequest({ body, token: t.writeKey })).body.errors).toBeUndefined();
