@@ -54,7 +54,7 @@ async function startCore() {
   }
 
   const admin = adminToken();
-  // A weak operator token is refused before anything starts: it opens every tenant (issue 16, finding 2).
+  // A weak operator token is refused before anything starts: it opens every tenant.
   const weakness = operatorTokenWeakness(admin.token);
   if (weakness) {
     const source = process.env.ADMIN_TOKEN ? "ADMIN_TOKEN" : `the operator token in ${admin.file}`;

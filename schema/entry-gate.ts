@@ -1,4 +1,4 @@
-// One entry (issue 20): every GraphQL request, the /v1 facade's included, is admitted here and only
+// One entry: every GraphQL request, the /v1 facade's included, is admitted here and only
 // here. Before the document is parsed: the failed-authentication cap, the API key (tenant, scope,
 // account mode) or operator token, and whether the request comes from the trusted facade. Before
 // anything runs: the key's rate budget, then Idempotency-Key (graphql-idempotency.ts). On the way out:

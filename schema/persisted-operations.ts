@@ -1,4 +1,4 @@
-// Trusted documents (issue 20): the facade's operations, rest-facade/operations/*.graphql, are known to
+// Trusted documents: the facade's operations, rest-facade/operations/*.graphql, are known to
 // the core by the SHA-256 of their text, so the facade sends only the hash (the Apollo
 // `extensions.persistedQuery` shape, served by @graphql-yoga/plugin-persisted-operations). The manifest
 // is made from the files when the process starts, in the core and in the facade alike: it cannot

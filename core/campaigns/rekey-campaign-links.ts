@@ -1,4 +1,4 @@
-// A new campaign link key (the first start after issue 16 replaced the ADMIN_TOKEN-derived key, or
+// A new campaign link key (the first start after it stopped being derived from ADMIN_TOKEN, or
 // a fresh database): every campaign link's stored hash is recomputed under it, in the transaction
 // that stores the key, so the tokens GET …/link and …/links return are the ones /pay accepts.
 // Tokens handed out under the old key stop working; their links answer the new URL on the next get.

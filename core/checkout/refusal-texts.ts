@@ -1,4 +1,4 @@
-// The hosted pages' refusal texts for cards and coupons (issue 16, finding 8). A page that says why
+// The hosted pages' refusal texts for cards and coupons. A page that says why
 // a card or a coupon was refused is an oracle: card testers learn which stolen numbers are alive
 // ("saldo insuficiente") and coupon hunters which codes exist ("esgotado" vs "inválido"). Every
 // decline and every unusable coupon reads the same; the precise reason stays in the gateway event

@@ -1,4 +1,4 @@
-// Customer sync (issue 7): the gateway keeps its own copy of the customer's name, e-mail and phone
+// Customer sync: the gateway keeps its own copy of the customer's name, e-mail and phone
 // (receipts, Pix payer data, anti-fraud); an edit on our side is pushed to every gateway account
 // the customer has used. Types only: the call is GatewayAdapter.updateCustomer.
 

@@ -173,7 +173,7 @@ export async function refundCharge(ctx: GatewayCallContext, reference: string, r
   }
 }
 
-// --- customer sync (issue 7: customer edits) ---
+// --- customer sync ---
 import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
 
 /** Pushes a customer edit to one gateway account (the event row's code is the cus_ id). A failed call is a refusal with its code. */

@@ -224,7 +224,7 @@ export class SandboxAdapter implements GatewayAdapter {
     }
   }
 
-  // --- customer sync (issue 7: customer edits; imports and trigger after the class) ---
+  // --- customer sync (imports and trigger after the class) ---
 
   /**
    * Nothing to keep: the sandbox has no customer records of its own. An e-mail at
@@ -236,7 +236,7 @@ export class SandboxAdapter implements GatewayAdapter {
   }
 }
 
-// --- customer sync (issue 7) ---
+// --- customer sync ---
 import type { CustomerSyncRequest, CustomerSyncResult } from "./customer-sync.ts";
 
 /** Sandbox trigger: a customer e-mail at this domain makes every customer sync fail. */

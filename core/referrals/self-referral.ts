@@ -1,4 +1,4 @@
-// A referral between two records of one person does not count (issue 16, finding 7: a second
+// A referral between two records of one person does not count (found as: a second
 // checkout with the referrer's CPF, phone and card under a `+alt` e-mail collected the reward).
 // Same person means sharing any of: the document (CPF/CNPJ digits), the mobile (E.164), the mailbox
 // (e-mail without its `+tag`, case-insensitive), or a card fingerprint. The fingerprint is what the

@@ -21,7 +21,7 @@ export const REDACT_PATHS = [
   "*.secrets",
   "campaignLinkKey",
   "*.campaignLinkKey",
-  // Gateway account credentials (issue 18), as a whole and by the usual provider field names.
+  // Gateway account credentials, as a whole and by the usual provider field names.
   "credentials",
   "*.credentials",
   "*.*.credentials",

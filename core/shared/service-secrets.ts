@@ -1,7 +1,7 @@
 // Service-wide random secrets, kept in the database (service_secrets): every instance of one
 // deployment shares the database but not a data directory, so a key made in a file on one host
 // would differ on the next. Each is 32 random bytes, made once and then only read; none is derived
-// from ADMIN_TOKEN (issue 16, finding 2). Loaded once when the runtime is created; never logged.
+// from ADMIN_TOKEN. Loaded once when the runtime is created; never logged.
 import { randomBytes } from "node:crypto";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 

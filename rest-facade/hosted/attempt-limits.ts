@@ -1,4 +1,4 @@
-// Attempt limits on the hosted forms (issue 16, finding 8): POST /checkout/{offer_id} and
+// Attempt limits on the hosted forms: POST /checkout/{offer_id} and
 // POST /pay/{token} of LIVE tenants, per client address (every attempt) and per offer (per link for
 // /pay; refused attempts only: declines, bad coupons, invalid forms), each in a one-minute window.
 // Card testers need many attempts and are mostly declined; a buyer needs a few, and a launch's

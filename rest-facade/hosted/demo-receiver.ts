@@ -1,6 +1,6 @@
 // POST /demo/webhooks: the demo tenant's webhook endpoint, so `npm start` shows events flowing.
 // Raw body on purpose: a signature is checked over the bytes as received, never a re-serialization.
-// Unauthenticated by nature, so it is kept small (issue 16, finding 12): without a demo tenant it is
+// Unauthenticated by nature, so it is kept small: without a demo tenant it is
 // the 404 of any unknown route; bodies are capped (413); an address gets a few refused posts a
 // minute (429; verified deliveries never count); and a forged post costs no database query (the
 // demo tenant's secrets are cached, see demoReceiverKeys).
