@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakePagarme } from "../fakes/pagarme/fake-pagarme.ts";
 import { gql, op } from "../helpers/http.ts";
-import { deliverNotice, PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY, pagarmeOffer, startPagarmeTestbed } from "../helpers/pagarme.ts";
+import { deliverNotice, PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY, pagarmeOffer, sealWithoutNoticeToken, startPagarmeTestbed } from "../helpers/pagarme.ts";
 import type { TestService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 
@@ -62,12 +62,7 @@ describe("Pagar.me gateway accounts", () => {
 
   it("an account made before notice tokens has none: its plain URL is shown; updating its credentials once issues one", async () => {
     const s = await pagarmeOffer(fake);
-    // As such an account was sealed: its keys only.
-    await svc.runtime.db.prisma.gatewayAccount.update({
-      where: { id: s.accountId },
-      data: { credentialsCiphertext: svc.runtime.gateways.vault.seal(s.accountId, { secretKey: PAGARME_SECRET_KEY, publicKey: PAGARME_PUBLIC_KEY }) },
-    });
-    svc.runtime.gateways.forgetCredentials(s.accountId);
+    await sealWithoutNoticeToken(s.accountId);
     const LIST = `query($t: ID!) { gatewayAccounts(tenantId: $t) { id webhookUrl } }`;
     const listed = (await op(LIST, { t: s.t.tenantId })).gatewayAccounts.find((a: { id: string }) => a.id === s.accountId).webhookUrl;
     expect(listed).toMatch(new RegExp(`/gateways/${s.accountId}/webhooks$`));

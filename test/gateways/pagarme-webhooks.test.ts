@@ -11,7 +11,7 @@ import { accountRef } from "../../core/gateways/registry.ts";
 import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
 import type { FakePagarme } from "../fakes/pagarme/fake-pagarme.ts";
 import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
-import { deliverNotice, PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY, pagarmeOffer, startPagarmeTestbed, type PagarmeOffer } from "../helpers/pagarme.ts";
+import { deliverNotice, PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY, pagarmeOffer, sealWithoutNoticeToken, startPagarmeTestbed, type PagarmeOffer } from "../helpers/pagarme.ts";
 import { op } from "../helpers/http.ts";
 import type { TestService } from "../helpers/service.ts";
 import { REFUSED_NOTICES_PER_MINUTE } from "../../rest-facade/gateway-webhooks.ts";
@@ -150,11 +150,7 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-r
 
   it("an account sealed before notice tokens is still heard without one; once its credentials are updated, the token is required", async () => {
     const s = await pagarmeOffer(fake);
-    await svc.runtime.db.prisma.gatewayAccount.update({
-      where: { id: s.accountId },
-      data: { credentialsCiphertext: svc.runtime.gateways.vault.seal(s.accountId, { secretKey: PAGARME_SECRET_KEY, publicKey: PAGARME_PUBLIC_KEY }) },
-    });
-    svc.runtime.gateways.forgetCredentials(s.accountId);
+    await sealWithoutNoticeToken(s.accountId);
     const first = await pendingPix(s);
     fake.payPix(first.payment.gatewayChargeId);
     expect(await deliverNotice(s.accountId, fake.lastEvent("charge.paid", first.payment.gatewayChargeId)!, { token: null })).toMatchObject({ status: 200, body: { result: "applied" } });

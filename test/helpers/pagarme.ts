@@ -79,6 +79,16 @@ export async function deliverNotice(accountId: string, notice: Obj, opts: { toke
   return postNotice(`${baseUrl}/gateways/${accountId}/webhooks${query}`, { "content-type": "application/json", "user-agent": "Pagar.me-Webhooks" }, JSON.stringify(notice)) as Promise<{ status: number; body: Obj }>;
 }
 
+/** Seals an account's credentials as accounts were sealed before notice tokens existed: its keys only. */
+export async function sealWithoutNoticeToken(accountId: string): Promise<void> {
+  const { runtime } = await testService();
+  await runtime.db.prisma.gatewayAccount.update({
+    where: { id: accountId },
+    data: { credentialsCiphertext: runtime.gateways.vault.seal(accountId, { secretKey: PAGARME_SECRET_KEY, publicKey: PAGARME_PUBLIC_KEY }) },
+  });
+  runtime.gateways.forgetCredentials(accountId);
+}
+
 /** Our payments of a subscription, oldest first, straight from the database (ids, keys, Pagar.me ids). */
 export async function paymentsOf(subscriptionId: string) {
   return (await testService()).runtime.db.prisma.payment.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });

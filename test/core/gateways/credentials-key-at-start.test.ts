@@ -7,6 +7,16 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHILD_ADMIN_TOKEN, childDataDir, startChildService, startMainUntilBanner } from "../../helpers/child-service.ts";
 
+/** The child service's /graphql as its operator. */
+const operatorGql = (baseUrl: string) => async (query: string, variables: Record<string, unknown>) =>
+  (await (
+    await fetch(`${baseUrl}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${CHILD_ADMIN_TOKEN}` },
+      body: JSON.stringify({ query, variables }),
+    })
+  ).json()) as { data: any; errors?: unknown[] };
+
 describe("gateway credentials key at start (issue 18)", () => {
   it.each([
     ["GATEWAY_CREDENTIALS_KEY of 16 bytes", { GATEWAY_CREDENTIALS_KEY: randomBytes(16).toString("base64") }, /GATEWAY_CREDENTIALS_KEY must be 32 random bytes in base64 \(44 characters\); it decodes to 16 bytes/],
@@ -42,14 +52,7 @@ describe("gateway credentials key at start (issue 18)", () => {
       // Credentials sealed under key A.
       const child = await startChildService({ databaseUrl: "", role: "api", dataDir: data.dir, env: { GATEWAY_CREDENTIALS_KEY: keyA, GATEWAY_CREDENTIALS_OLD_KEYS: "" } });
       try {
-        const gql = async (query: string, variables: Record<string, unknown>) =>
-          (await (
-            await fetch(`${child.baseUrl}/graphql`, {
-              method: "POST",
-              headers: { "content-type": "application/json", authorization: `Bearer ${CHILD_ADMIN_TOKEN}` },
-              body: JSON.stringify({ query, variables }),
-            })
-          ).json()) as { data: any; errors?: unknown[] };
+        const gql = operatorGql(child.baseUrl);
         const tenant = await gql(`mutation { createTenant(name: "wrong key", mode: SANDBOX) { id } }`, {});
         const created = await gql(
           `mutation($t: ID!) { createGatewayAccount(tenantId: $t, provider: SANDBOX, name: "keys", credentials: {secretKey: "sk_test_wrongkey0123456789abcdef"}) { credentialsKeyId } }`,
@@ -85,14 +88,7 @@ describe("gateway credentials key at start (issue 18)", () => {
     const child = await startChildService({ databaseUrl: "", role: "api", dataDir: data.dir, env: { GATEWAY_CREDENTIALS_KEY: "", GATEWAY_CREDENTIALS_OLD_KEYS: "" } });
     try {
       const file = path.join(data.dir, "gateway-credentials.key");
-      const gql = async (query: string, variables: Record<string, unknown>) =>
-        (await (
-          await fetch(`${child.baseUrl}/graphql`, {
-            method: "POST",
-            headers: { "content-type": "application/json", authorization: `Bearer ${CHILD_ADMIN_TOKEN}` },
-            body: JSON.stringify({ query, variables }),
-          })
-        ).json()) as { data: any; errors?: unknown[] };
+      const gql = operatorGql(child.baseUrl);
       const tenant = await gql(`mutation { createTenant(name: "datadir", mode: SANDBOX) { id } }`, {});
       const created = await gql(
         `mutation($t: ID!) { createGatewayAccount(tenantId: $t, provider: SANDBOX, name: "keys", credentials: {secretKey: "sk_test_datadirkey0123456789abcdef"}) { credentialsKeyId } }`,
