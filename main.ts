@@ -9,7 +9,7 @@ import type { CredentialKeyRing } from "./core/gateways/credentials-vault.ts";
 import type { MetricsExposure } from "./rest-facade/metrics-endpoint.ts";
 
 // Read once by libraries as they load (graphql-js then skips its development-only checks on every
-// type test: ~3 % of a 500-row page): a service runs in production mode unless told otherwise.
+// type test, a visible share of a large page's CPU): a service runs in production mode unless told otherwise.
 process.env.NODE_ENV ??= "production";
 
 if (process.env.GRAPHQL_URL) {
@@ -134,7 +134,7 @@ async function startCore() {
 
   function printBanner(seeded: DemoTenant | null) {
     const lines = [`billing service (${role}) on ${db.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}`];
-    // Node sizes the heap from the host's memory; V8 then lets garbage pile up to it (README › Operating).
+    // Node sizes the heap from the host's memory; V8 then lets garbage pile up to it (docs/operations/production.md).
     const heapMb = Math.round(v8.getHeapStatistics().heap_size_limit / 1048576);
     const sized = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(" ")].some((a) => a.startsWith("--max-old-space-size"));
     lines.push(`  V8 heap limit: ${heapMb} MB${sized ? "" : " (node's default for this host; `npm start` runs with --max-old-space-size=1024)"}`);

@@ -20,7 +20,7 @@ export const PATH = `/v1/entitlements?external_id=${EXTERNAL_ID}`;
 /** Same rule as core/entitlements/get-entitlements.ts: statuses whose plans grant capabilities. */
 const GRANTING = new Set(["active", "trialing", "past_due"]);
 // Targets (PostgreSQL, 10 connections).
-const TARGET = { facadePerCeiling: 0.2, facadePerDirect: 0.6, p99Ms: 20 }; // facade/ceiling 0.2: issue 20
+const TARGET = { facadePerCeiling: 0.2, facadePerDirect: 0.6, p99Ms: 20 }; // facade/ceiling 0.2: the promised floor
 
 /** One customer, two live subscriptions on plans with overlapping entitlements, and a canceled one both paths must skip. */
 export async function seedEntitlements(db: Db) {

@@ -16,10 +16,10 @@ export interface Db {
   sql: SqlRunner;
   /**
    * A hot-path read (`$1`… parameters) on Prisma's own connections, without Prisma's query compiler:
-   * 6.19 compiles every query in wasm, raw ones too, with no plan cache (entitlements query: 0.20 ms
-   * of CPU through `$queryRaw`, 0.05 ms here). On PostgreSQL each text is a named prepared statement,
-   * parsed and planned once per connection (the entitlements join: 0.25 ms of the server's CPU per
-   * call unnamed, 0.04 ms prepared), so its parameters must not pick between plans (one text per
+   * 6.19 compiles every query in wasm, raw ones too, with no plan cache, so a hot read through
+   * `$queryRaw` spends most of its CPU compiling. On PostgreSQL each text is a named prepared statement,
+   * parsed and planned once per connection (planning a join can cost the server more than running it),
+   * so its parameters must not pick between plans (one text per
    * shape). Timestamps come back as UTC Dates, as through Prisma.
    * Never inside `prisma.$transaction`: it does not see the transaction, and on PGlite it would wait
    * for the transaction to end.
@@ -49,7 +49,7 @@ export async function openDb(opts: OpenDbOptions = {}): Promise<Db> {
 
 /**
  * Any other format makes Prisma capture a stack trace (`new Error()`) on every model call, for a code
- * frame in its error messages that nothing here shows: ~5 % of a simple query's CPU. Errors are
+ * frame in its error messages that nothing here shows, on the hot path of every query. Errors are
  * mapped by code (P2002, P2028) and logged with their own stack.
  */
 const ERROR_FORMAT = "minimal";
@@ -130,7 +130,7 @@ function openPostgres(url: string, poolSize = 10): Db {
 
 async function openPglite(dir: string): Promise<Db> {
   if (!dir.startsWith("memory://")) fs.mkdirSync(dir, { recursive: true });
-  // Loaded only here: the embedded engine costs ~40 MB of RSS from its import alone, in a process on PostgreSQL too.
+  // Loaded only here: the embedded engine costs tens of megabytes of RSS from its import alone, in a process on PostgreSQL too.
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const pglite = new PGlite(dir);
   await pglite.waitReady;

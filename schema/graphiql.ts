@@ -51,7 +51,7 @@ interface Asset {
 
 let assets: Promise<Map<string, Asset>> | undefined;
 
-/** Loaded on the first GraphiQL request: ~9 MB of strings that an API-only process never needs. */
+/** Loaded on the first GraphiQL request: megabytes of strings that an API-only process never needs. */
 function loadAssets(): Promise<Map<string, Asset>> {
   assets ??= import("@graphql-yoga/render-graphiql/graphiql").then((g) => {
     const js = "text/javascript; charset=utf-8";

@@ -105,9 +105,9 @@ export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga
       graphiqlAssets(),
       ...(corsOrigins.length ? [varyByOrigin] : []),
       logMaskedErrors(runtime),
-      // The facade's persisted operations run compiled (graphql-jit): a 500-row page resolves ~10k
-      // fields, where graphql-js's generic executor was ~15 % of its CPU. Other callers' documents run
-      // on graphql-js.
+      // The facade's persisted operations run compiled (graphql-jit): a full page resolves thousands of
+      // fields, and graphql-js's generic executor was a visible share of its CPU. Other callers'
+      // documents run on graphql-js.
       useGraphQlJit({}, { enableIf: (args) => isInProcess((args.contextValue as { request?: Request }).request) }),
     ],
     context: async ({ request }): Promise<Context> => {

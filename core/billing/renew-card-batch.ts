@@ -1,6 +1,6 @@
 // The billing run's fast path for its most common duty: plain card renewals of a claimed batch,
 // set-wise (one read, one insert transaction, the gateway calls, then every verdict through the one
-// settlement, settlePayments, in one transaction) instead of ~25 statements each. Anything unusual
+// settlement, settlePayments, in one transaction) instead of a round of statements per subscription. Anything unusual
 // (coupon-free cycles, late runs, existing invoices, scheduled changes) is left to the one-by-one duties.
 import { Prisma } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";

@@ -53,8 +53,8 @@ export async function seedDemoTenant(runtime: Runtime): Promise<DemoTenant | nul
   const yearly = await offer("YEAR", 49900);
   const coupon = await createCoupon(prisma, { tenantId: tenant.id, code: "BEMVINDO10", percentOff: 10, cycles: 3 });
   await createReferralProgram(prisma, { tenantId: tenant.id, reward: { kind: "percent_next", value: 20, cycles: 1 }, qualifyAfterPaidCycles: 2 });
-  // A PUBLIC_URL on a private address (a LAN demo) is no webhook target for any tenant (SSRF guard, issue
-  // 16 #3): the demo then runs without its receiver instead of refusing to start.
+  // A PUBLIC_URL on a private address (a LAN demo) is no webhook target for any tenant (SSRF guard):
+  // the demo then runs without its receiver instead of refusing to start.
   const demoUrl = `${runtime.config.publicUrl}${DEMO_RECEIVER_PATH}`;
   await createWebhookEndpoint(prisma, { tenantId: tenant.id, url: demoUrl, events: [] }).catch((err: unknown) => {
     if (!isAppError(err) || err.key !== "invalid_argument") throw err;

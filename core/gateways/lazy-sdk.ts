@@ -1,5 +1,5 @@
 // A provider's SDK imported on first use, once per process: a process where no tenant has an account on
-// that provider never loads it (stripe ~19 MB RSS, @pagarme/pagarme-nodejs-sdk ~15 MB, mercadopago ~7 MB).
+// that provider never loads it (each SDK adds megabytes of resident memory from its import alone).
 // Adapters import the SDK's types only, and await `load()` where they build a client or need one of its values.
 
 export interface LazySdk<T> {

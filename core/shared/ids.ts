@@ -2,8 +2,8 @@
 import { randomFillSync } from "node:crypto";
 import { monotonicFactory, ulid as plainUlid } from "ulid";
 
-// ulid's own PRNG asks crypto for one byte per character (16 calls an id, ~2 % of the service's CPU
-// under load); this draws the same CSPRNG bytes from a pool refilled 4 KiB at a time.
+// ulid's own PRNG asks crypto for one byte per character (16 calls an id, a cost that shows under
+// load); this draws the same CSPRNG bytes from a pool refilled 4 KiB at a time.
 const pool = Buffer.alloc(4096);
 let used = pool.length;
 function pooledRandom(): number {

@@ -71,9 +71,9 @@ export const MAX_OPERATOR_TOKEN_WORD_SHARE = 0.5;
 
 let estimator: ZxcvbnFactory | undefined;
 
-/** zxcvbn with the common passwords, English and Brazilian Portuguese words and keyboard layouts (made once: ~0.3 s). */
+/** zxcvbn with the common passwords, English and Brazilian Portuguese words and keyboard layouts (made once: building it is slow). */
 function strengthEstimator(): ZxcvbnFactory {
-  // l33tMaxSubstitutions: the default 100 costs ~1-2 s a check on a 40-character token; 10 still finds "P@ssw0rd".
+  // l33tMaxSubstitutions: the default 100 makes one check on a long token take seconds; 10 still finds "P@ssw0rd".
   estimator ??= new ZxcvbnFactory({ dictionary: { ...common.dictionary, ...en.dictionary, ...ptBr.dictionary }, graphs: common.adjacencyGraphs, l33tMaxSubstitutions: 10 });
   return estimator;
 }

@@ -52,7 +52,7 @@ export const TrackingRef = builder.objectRef<TrackingFields>("Tracking").impleme
 // The payload's include (core/subscriptions/subscription-payload.ts) is loaded with every subscription
 // row (a type-level include, planned into whatever query loads the rows): the payload fields below, the
 // customer included, read it off the row. As per-field selections and a relation, each of them went
-// through the plugin's loader mapping once per row, ~25 % of a 500-row page's CPU.
+// through the plugin's loader mapping once per row, a large share of a long page's CPU.
 export const SubscriptionRef = builder.prismaObject("Subscription", {
   description: "A customer's subscription to an offer: the contract's subscription payload, typed.",
   include: subscriptionPayloadInclude,

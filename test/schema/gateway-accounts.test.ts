@@ -1,4 +1,4 @@
-// Gateway accounts with credentials encrypted at rest (issue 18, item 1), through GraphQL as operator:
+// Gateway accounts with credentials encrypted at rest, through GraphQL as operator:
 // hints only in every answer, no clear secret in the row, decryption at call time, key rotation, the
 // apiBaseUrl flag, one default account per provider, the live credential check, and the refusals.
 import { randomBytes } from "node:crypto";
@@ -139,7 +139,7 @@ describe("gateway accounts (issue 18)", () => {
     const secret = secretKey();
     for (const c of [secret, [secret], { secretKey: 42 }, { "secret key": secret }, { secretKey: "" }, { secretKey: `${secret}\u0000` }]) {
       const r = await gql(CREATE, { t: t.tenantId, p: "SANDBOX", n: "bad", c });
-      // (A NUL is refused earlier, by the GraphQL input checks of issue 16: invalid_parameter.)
+      // (A NUL is refused earlier, by the GraphQL input checks: invalid_parameter.)
       expect({ c, code: r.errors?.[0]?.extensions?.code }).toEqual({ c, code: expect.stringMatching(/^invalid_(argument|parameter)$/) });
       expectNoSecret("refusal", JSON.stringify(r), [secret]);
     }

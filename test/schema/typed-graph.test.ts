@@ -1,4 +1,4 @@
-// The typed graph as an internal tool uses it (issue 20): a customer's subscriptions with their last
+// The typed graph as an internal tool uses it: a customer's subscriptions with their last
 // payment, fewer fields when fewer are asked, keyset connections, an event's data through fragments,
 // failed invoices, and GraphQL validation (400) for unknown fields and wrong types, never a 500.
 import fs from "node:fs";
@@ -8,7 +8,7 @@ import { CARDS, advanceClock, subscribe } from "../helpers/billing.ts";
 import { get, gql, op } from "../helpers/http.ts";
 import { newTenant } from "../helpers/tenant.ts";
 
-/** The GraphiQL guide's queries (README), verbatim: they must stay valid and under the document limits. */
+/** The GraphiQL guide's queries (docs/guides/graphql.md), verbatim: they must stay valid and under the document limits. */
 const GUIDE = {
   customerSubscriptions: `query CustomerSubscriptions($externalId: String!) {
   customer(externalId: $externalId) {
@@ -181,7 +181,7 @@ describe("typed graph for internal tools", { timeout: 120_000 }, () => {
     expect(week.invoices.edges.map((e: { node: { subscriptionId: string } }) => e.node.subscriptionId)).toEqual([failing.subscription_id]);
     expect(week.invoices.edges[0].node.payments.some((p: { status: string }) => p.status === "FAILED")).toBe(true);
 
-    // The README's guide queries run as written.
+    // The GraphiQL guide's queries run as written.
     const guide = await gql(GUIDE.failedInvoices, { from: "2027-04-28T00:00:00Z", to: "2027-05-05T00:00:00Z" }, t.readKey);
     expect(guide.status).toBe(200);
     expect(guide.data.invoices.edges[0].node.subscription).toMatchObject({ id: failing.subscription_id, status: "PAST_DUE" });

@@ -1,4 +1,4 @@
-// Issue 16 finding 2: a weak ADMIN_TOKEN (under 32 characters, or low entropy) is refused at start
+// A weak ADMIN_TOKEN (under 32 characters, or low entropy) is refused at start
 // with a clear message on stderr and a non-zero exit; a strong one starts. `main.ts` is spawned as
 // `npm start` runs it.
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// Issue 16 finding 2: campaign link tokens were an HMAC keyed by a derivative of ADMIN_TOKEN, and a
+// Campaign link tokens were once an HMAC keyed by a derivative of ADMIN_TOKEN, and a
 // read key lists (link id, token) pairs, so a weak operator token fell to an offline search. The
 // key is now 32 random bytes kept in the database (service_secrets), made once and shared by every
 // instance of a deployment; nothing is derived from ADMIN_TOKEN.

@@ -1,5 +1,5 @@
 // The core believes the facade's headers (the client address it forwards, the /v1 request it
-// describes) only from the facade: in process, or over HTTP with FACADE_SECRET (issue 20). Anyone
+// describes) only from the facade: in process, or over HTTP with FACADE_SECRET. Anyone
 // else sending them is an ordinary GraphQL client, still capped by its own socket address.
 import { describe, expect, it } from "vitest";
 import { operationHash } from "../../schema/facade-request.ts";

@@ -1,4 +1,4 @@
-// Issue 16 finding 10: /graphql reflected any Origin with credentials (Yoga's default CORS). Now no
+// /graphql once reflected any Origin with credentials (Yoga's default CORS). Now no
 // CORS headers at all by default, and an allow-list from GRAPHQL_CORS_ORIGINS, without credentials.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,4 +1,4 @@
-// Issue 16 finding 6: GraphiQL loaded its code from a CDN with no integrity check, and was a blank
+// GraphiQL used to load its code from a CDN with no integrity check, and was a blank
 // page offline. It now comes from the service's own assets under a CSP that allows this origin only,
 // and works with no network (a real browser, when Debian's chromium is installed).
 import { describe, expect, it } from "vitest";

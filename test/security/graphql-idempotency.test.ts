@@ -1,4 +1,4 @@
-// One entry (issue 20): Idempotency-Key holds on /graphql as on /v1. An internal tool retrying a
+// One entry: Idempotency-Key holds on /graphql as on /v1. An internal tool retrying a
 // refundPayment with the same key gets the first answer and no second refund; another request under
 // the same key is refused; a key that may not make the request never hears a stored answer.
 import { describe, expect, it } from "vitest";

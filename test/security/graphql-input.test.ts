@@ -1,4 +1,4 @@
-// Issue 16 finding 9, GraphQL side: malformed input reached PostgreSQL and came back as a masked
+// GraphQL side of malformed input: it once reached PostgreSQL and came back as a masked
 // 500, and masked errors were never logged. NUL however it is escaped, unpaired surrogates, input
 // nested past 40 levels and variables of the wrong type are now 400s; whatever is still masked is
 // logged with its cause and the request id.

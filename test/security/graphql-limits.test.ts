@@ -1,4 +1,4 @@
-// Issue 16 finding 1: /graphql had no cost limits and no rate limit. Document limits (depth, cycles,
+// /graphql's cost and rate limits: document limits (depth, cycles,
 // aliases, cost, tokens), batching off, a 100 kB body cap, /v1's per-key budgets (a mutation field is
 // a write) and a cap on failed authentications per client address.
 import http from "node:http";

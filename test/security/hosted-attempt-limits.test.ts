@@ -1,4 +1,4 @@
-// Card testing on the hosted forms (issue 16, finding 8): POST /checkout/{offer_id} and POST /pay/{token}
+// Card testing on the hosted forms: POST /checkout/{offer_id} and POST /pay/{token}
 // of a LIVE tenant are limited per client address (10 a minute by default) and per offer or link (60 a
 // minute). Over the limit: 429 with Retry-After, a pt-BR page or JSON {error, code: "rate_limited"},
 // and nothing charged or written. SANDBOX tenants are not limited. Each test posts from loopback

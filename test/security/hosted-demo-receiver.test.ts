@@ -1,4 +1,4 @@
-// POST /demo/webhooks is unauthenticated by nature (issue 16, finding 12). It answers only while the
+// POST /demo/webhooks is unauthenticated by nature. It answers only while the
 // demo tenant exists (before that it is the 404 of any unknown route), caps bodies at 64 kB (413),
 // gives an address 30 refused posts a minute (429; verified deliveries never count), and a forged
 // post costs no database query (the demo tenant's secrets are cached).

@@ -1,4 +1,4 @@
-// Unhandled 500s on the hosted checkout (issue 16, finding 9, hosted side): a NUL (%00) or a lone
+// Unhandled 500s on the hosted checkout (hosted side): a NUL (%00) or a lone
 // surrogate in a form field cannot be stored and was a 500; a one-time offer's price times quantity
 // above the 32-bit money columns, a renewal of more cycles than extension_seconds holds and a grant
 // of absurd length were 500s too. Each is now a 4xx that names its field.

@@ -1,4 +1,4 @@
-// Card-testing and coupon oracles on the hosted pages (issue 16, finding 8): every card decline reads
+// Card-testing and coupon oracles on the hosted pages: every card decline reads
 // the same ("pagamento não aprovado; verifique os dados ou use outro cartão"), on the checkout and on
 // /pay, as a page and in JSON; every unusable coupon (unknown, inactive, expired, exhausted, not
 // applicable) reads "cupom inválido ou indisponível". The precise decline code stays in the gateway

@@ -1,4 +1,4 @@
-// Issue 16 #4: an Idempotency-Key replay never crosses API keys, and authentication, scope and the
+// An Idempotency-Key replay never crosses API keys, and authentication, scope and the
 // read-only rule are decided before any replay (billing-api.md "Authentication" items 3-7).
 import { describe, expect, it } from "vitest";
 import { op, post } from "../helpers/http.ts";

@@ -1,4 +1,4 @@
-// Issue 16 finding 11: the read-only account mode (billing-api.md, Authentication 7) on every
+// The read-only account mode (billing-api.md, Authentication 7) on every
 // mutation that changes state. Every Mutation field of the schema is classified below; a new
 // mutation fails the first test until it is added to one of the lists.
 import { getNamedType, isInputObjectType, isEnumType, isListType, isNonNullType, isScalarType, type GraphQLInputType } from "graphql";

@@ -34,7 +34,7 @@ describe("secret scanner (planted data)", () => {
     expect(kinds('{"card_number":"4242424242424242"}')).toContain("card_number");
     expect(kinds("card 4242 4242 4242 4242 declined")).toContain("card_number");
     expect(kinds("pan=4242-4242-4242-4242")).toContain("card_number");
-    // Other separators and spellings (issue 16 #5), raw and JSON-escaped.
+    // Other separators and spellings, raw and JSON-escaped.
     for (const spelled of ["4242.4242.4242.4242", "4242/4242/4242/4242", "4242_4242_4242_4242", "4242,4242,4242,4242", "4242\u00a04242\u00a04242\u00a04242", "４２４２４２４２４２４２４２４２"]) {
       expect({ spelled, kinds: kinds(`ref ${spelled} x`) }).toEqual({ spelled, kinds: expect.arrayContaining(["card_number"]) });
       expect({ spelled, kinds: kinds(JSON.stringify({ x: spelled })) }).toEqual({ spelled, kinds: expect.arrayContaining(["card_number"]) });
@@ -50,10 +50,10 @@ describe("secret scanner (planted data)", () => {
     expect(kinds("authorization: Bearer bk_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345")).toEqual(["api_key"]);
     expect(kinds(`token ${ADMIN_TOKEN}`)).toEqual(["api_key"]);
     expect(kinds("bk_live_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ")).toEqual(["api_key"]); // any clear key
-    // Gateway credentials (issue 18): any clear Stripe secret key, and the ones the run set.
+    // Gateway credentials: any clear Stripe secret key, and the ones the run set.
     expect(kinds('{"secretKey":"sk_live_4eC39HqLyjWDarjtT1zdp7dc"}')).toEqual(["api_key"]);
     expect(kinds("Invalid API Key provided: rk_test_51H8xYzAbCdEfGhIjKl")).toEqual(["api_key"]);
-    // Pagar.me (sk_ live keys carry no live_) and a Mercado Pago access token (issue 19).
+    // Pagar.me (sk_ live keys carry no live_) and a Mercado Pago access token.
     expect(kinds('authorization: Basic sk_7b3c0e9d4f1a4e2b8c6d5a3f')).toEqual(["api_key"]);
     expect(kinds('{"accessToken":"APP_USR-4187264019338752-112317-1f0c6a2b9d8e4f7a6b5c3d2e1f0a9b8c-1234567890"}')).toEqual(["api_key"]);
     expect(new SecretScanner({ cardNumbers: [CARDS.ok], cvcs: ["731"], keys: ["whsec_PlantedWebhookSecret0123456789"] }).scan("planted", "sig whsec_PlantedWebhookSecret0123456789").map((f) => f.kind)).toEqual(["api_key"]);
@@ -129,7 +129,7 @@ describe("secret scan after 1,000 checkouts", () => {
         )
       ).createOneTimeOffer.id as string;
       await gql(`mutation($t: ID!, $u: String!) { createWebhookEndpoint(tenantId: $t, url: $u, events: []) { id } }`, { t: tenantId, u: receiver.url });
-      // Gateway credentials (issue 18): set, replaced, listed and refused; none may surface anywhere.
+      // Gateway credentials: set, replaced, listed and refused; none may surface anywhere.
       const gatewaySecret = (prefix: string) => `${prefix}${Array.from({ length: 32 }, () => "ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz23456789"[Math.floor(Math.random() * 52)]).join("")}`;
       const gatewaySecrets = [gatewaySecret("sk_test_"), gatewaySecret("whsec_"), gatewaySecret("sk_test_"), gatewaySecret("whsec_")];
       const gatewayAccountId = (
@@ -167,7 +167,7 @@ describe("secret scan after 1,000 checkouts", () => {
           utm_source: "scan",
           // Careless clients: card data under names the contract does not know.
           ...(i % 20 === 7 ? { pan: number, cvv2: cvc, security_code: cvc, cc_number: spaced, numero: `${number}`, ref_code: `x ${spaced} y` } : {}),
-          // ... and with other separators or full-width digits, in tracking values and names (issue 16 #5).
+          // ... and with other separators or full-width digits, in tracking values and names.
           ...(i % 20 === 17 ? { utm_term: grouped(number, "."), promo: `x ${grouped(number, "/")} y`, nota: grouped(number, "\u00a0"), ref_fw: fullWidth(number), [`k ${grouped(number, "_")}`]: "1" } : {}),
         };
         const encoding = i % 10 === 4 ? "form" : i % 10 === 9 ? "multipart" : "json";

@@ -44,7 +44,7 @@ const CARD_LIKE = /(?<![0-9A-Za-z+])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{4}(
 const GENERIC_KEY = /bk_(?:live|test)_[0-9A-Za-z]{32}/;
 /**
  * A gateway's clear secret key; hints such as sk_test_...4242 or APP_...1234 are not. Stripe sk_/rk_ live or
- * test (issue 18), Pagar.me sk_/sk_test_ (issue 19), a Mercado Pago access token APP_USR-/TEST-<app>-<date>-<hex>-<user> (issue 19).
+ * test, Pagar.me sk_/sk_test_, a Mercado Pago access token APP_USR-/TEST-<app>-<date>-<hex>-<user>.
  */
 const GATEWAY_KEY = /\b[sr]k_(?:live_|test_)?[0-9A-Za-z]{16,}|\b(?:APP_USR|TEST)-[0-9a-f]{8,}-\d{6}-[0-9a-f]{32}-\d+/;
 

@@ -1,4 +1,4 @@
-// Issue 16 finding 7: self-referral through an e-mail alias. The referrer checked out again under a
+// Self-referral through an e-mail alias. The referrer checked out again under a
 // `+alt` e-mail with the same CPF, phone and card, used their own code and collected the reward. A
 // referral is now ignored when the referred customer shares the referrer's document, mobile,
 // mailbox or card fingerprint (brand, last 4, expiry); a genuinely different customer still counts.

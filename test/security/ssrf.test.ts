@@ -1,7 +1,7 @@
 // API7 (SSRF) through webhook URLs. LIVE tenants: every spelling of an inside address is refused when
 // the endpoint is created, names that resolve inside are refused at creation and again on every
 // connection (DNS rebinding), a SANDBOX tenant's kept-alive socket is never lent to a LIVE delivery,
-// and redirects are not followed. SANDBOX tenants get the same guard, loopback excepted (issue 16 #3),
+// and redirects are not followed. SANDBOX tenants get the same guard, loopback excepted,
 // and the delivery log shows every tenant a failure category, never the socket's message (a port scan).
 // No test here ever sends a packet beyond loopback: inside addresses come from stubbed DNS or URL
 // strings, and a tripwire fails any connection to a non-loopback address before it is made.

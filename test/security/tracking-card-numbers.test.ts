@@ -1,4 +1,4 @@
-// Card numbers never reach `tracking` (issue 16 #5), whatever separates their digits: dots, slashes,
+// Card numbers never reach `tracking`, whatever separates their digits: dots, slashes,
 // underscores, commas, no-break spaces, tabs, full-width or Arabic-Indic digits, Luhn-valid or not; and
 // a Luhn-valid number of a known brand whatever follows it (expiry and CVC run on), o/O/l/I as separators.
 // End to end through the hosted checkout (the link's query string carried through the page's hidden

@@ -1,4 +1,4 @@
-// Issue 16 #9, /v1 side: JSON bodies the database cannot hold (unpaired UTF-16 surrogates) or nested
+// /v1 side of malformed input: JSON bodies the database cannot hold (unpaired UTF-16 surrogates) or nested
 // past 40 levels are the client's 400 {error, code: invalid_body}, never a 500, and nothing is stored
 // (not even the Idempotency-Key: the same key then runs a valid body).
 import { describe, expect, it } from "vitest";

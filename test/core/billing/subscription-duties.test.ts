@@ -1,6 +1,6 @@
 // markInvoiceOverdue (the billing run's past_due / suspended duty for an invoice with no card to
 // retry) racing an immediate cancel, many rounds: whoever commits first, the subscription ends
-// canceled and no event after subscription.canceled shows it alive. Before issue 17 the duty asserted
+// canceled and no event after subscription.canceled shows it alive. Before the transition tables the duty asserted
 // its move on a row read without the lock and then wrote past_due unconditionally, so a cancel that
 // committed in between came back as past_due. Meant for PostgreSQL (DATABASE_URL), where the two
 // really run at once; on the embedded database they interleave statement by statement.

@@ -90,7 +90,7 @@ describe("captureTracking", () => {
       captured_at: "2020-01-01T00:00:00Z",
       inherited: "true",
     });
-    // ad_id: 18 digits read as a card number whatever Luhn says (issue 16 #5); shorter ids stay.
+    // ad_id: 18 digits read as a card number whatever Luhn says; shorter ids stay.
     expect(t?.params).toEqual({ adset_name: "lookalike", nome_campanha: "verao", gad_campaignid: "21234567890", promo: "" });
     expect(t?.referrer).toBeNull();
     expect(t?.captured_at).toBe("2026-03-15T12:00:00.000Z");

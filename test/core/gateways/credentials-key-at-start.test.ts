@@ -1,4 +1,4 @@
-// The gateway credentials key at start (issue 18): a GATEWAY_CREDENTIALS_KEY of the wrong length is
+// The gateway credentials key at start: a GATEWAY_CREDENTIALS_KEY of the wrong length is
 // refused before anything starts, with a clear message and without echoing it; without the variable,
 // the embedded default makes one key in the data directory (mode 0600) and seals under it.
 import { createHash, randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// The gateway credentials vault (issue 18): AES-256-GCM under GATEWAY_CREDENTIALS_KEY or a key made once
+// The gateway credentials vault: AES-256-GCM under GATEWAY_CREDENTIALS_KEY or a key made once
 // in the data directory, the key id beside each ciphertext, old keys for rotation, and the hints.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
