@@ -6,7 +6,7 @@
 // npx tsx bench/billing-run.ts [--n 10000] [--db pg|pglite] [--concurrency 8] [--dunning] [--profile]
 //   no arguments: the full set (PostgreSQL 10k and 100k, PGlite 10k, the dunning cycle), each case in
 //   its own child process so its peak RSS is its own; then the 100k/10k time ratio.
-//   Those children run as a jobs instance is deployed (--max-old-space-size=256, README "Operating");
+//   Those children run as a jobs instance is deployed (--max-old-space-size=256, docs/operations/production.md);
 //   a case started by hand runs with Node's default heap limit, so its peak RSS is higher.
 //   --profile: every SQL statement the pass sends (PostgreSQL), counted per renewal and timed, and a CPU
 //   profile of the pass by who spends the main thread (Prisma's Wasm query compiler, its JS runtime, pg...).
@@ -314,7 +314,7 @@ const SELF = fileURLToPath(import.meta.url);
 function runChild(args: string[]): Promise<CaseResult | null> {
   return new Promise((resolve) => {
     let result: CaseResult | null = null;
-    // Each case runs as a jobs instance is deployed: old space capped at 256 MB (README, Operating).
+    // Each case runs as a jobs instance is deployed: old space capped at 256 MB (docs/operations/production.md).
     const child = fork(SELF, args, { execArgv: [...process.execArgv, "--max-old-space-size=256"], stdio: "inherit" });
     child.on("message", (m) => void (result = m as CaseResult));
     child.on("exit", (code) => resolve(code === 0 ? result : null));

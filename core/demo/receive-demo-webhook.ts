@@ -1,5 +1,5 @@
 // The built-in demo receiver behind the demo tenant's endpoint: it checks a delivery exactly as the
-// README tells tenants to (verifyBillingSignature: raw body, 300 s tolerance, constant time) and
+// receive-webhooks guide tells tenants to (verifyBillingSignature: raw body, 300 s tolerance, constant time) and
 // reports what arrived. It knows the secrets because it lives beside them.
 // It answers only while the demo tenant exists, and only for that tenant's
 // endpoint. The demo tenant's secrets are cached for a short while, so a forged post costs no

@@ -228,7 +228,7 @@ export class SandboxAdapter implements GatewayAdapter {
 
   /**
    * Nothing to keep: the sandbox has no customer records of its own. An e-mail at
-   * `@sync-fail.example` is refused, the deterministic way to see a failed sync (README).
+   * `@sync-fail.example` is refused, the deterministic way to see a failed sync (docs/guides/sandbox-clock.md).
    */
   async updateCustomer(_account: GatewayAccountRef, req: CustomerSyncRequest): Promise<CustomerSyncResult> {
     if (req.email.toLowerCase().endsWith(SYNC_FAIL_DOMAIN)) return { ok: false, detailCode: "customer_sync_refused" };

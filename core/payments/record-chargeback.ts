@@ -1,5 +1,5 @@
 // A chargeback filed by the gateway: the paid payment reads `chargedback` and the gateway event is
-// logged. Access goes as a total refund with the default revoke would take it (README, Chargebacks):
+// logged. Access goes as a total refund with the default revoke would take it (docs/reference/orders-refunds-chargebacks.md):
 // an invoice payment ends its subscription (subscription.canceled), an order payment revokes what the
 // order delivered (order.refunded; its grant, or the time an early-renewal order added). With
 // nothing left to revoke (already canceled or refunded), subscription.updated asks to reread.

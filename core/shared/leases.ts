@@ -1,5 +1,5 @@
 // How long a worker may hold a claimed item before another (or the restarted process) takes it over.
-// Wall-clock durations, from the environment (README, Configuration); the defaults are production's.
+// Wall-clock durations, from the environment (docs/reference/configuration.md); the defaults are production's.
 // Shortening them only makes a crashed holder's work come back sooner: every guard still applies.
 
 export interface Leases {

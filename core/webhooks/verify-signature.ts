@@ -1,4 +1,4 @@
-// Receiver side, as the README shows it: check X-Billing-Signature over the raw body, reject a `ts`
+// Receiver side, as docs/guides/receive-webhooks.md shows it: check X-Billing-Signature over the raw body, reject a `ts`
 // older (or newer) than the tolerance, compare in constant time, accept any v1= (secret rotation).
 import { createHmac, timingSafeEqual } from "node:crypto";
 

@@ -21,7 +21,7 @@ export class Checker {
   }
 }
 
-/** Statuses the contract (and README decisions) list per route, and the codes a 409 may carry. */
+/** Statuses the contract (and docs/reference/) list per route, and the codes a 409 may carry. */
 const ALLOWED: Record<Route, { statuses: number[]; conflictCodes: string[] }> = {
   "charge-now": { statuses: [202, 409], conflictCodes: ["not_chargeable", "idempotency_key_in_use"] },
   refund: { statuses: [200, 409, 422], conflictCodes: ["idempotency_key_in_use"] },

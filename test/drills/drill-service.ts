@@ -7,7 +7,7 @@ import path from "node:path";
 import { CPF } from "../helpers/billing.ts";
 import { CHILD_ADMIN_TOKEN, freePort, startChildService, type ChildService } from "../helpers/child-service.ts";
 
-/** Leases short enough that a crashed holder's work comes back within a trial (README, Configuration). */
+/** Leases short enough that a crashed holder's work comes back within a trial (docs/reference/configuration.md). */
 export const DRILL_LEASE_MS = 1_000;
 
 export const DRILL_ENV: Record<string, string> = {

@@ -63,7 +63,7 @@ export interface ChildService {
 }
 
 /**
- * How the service runs (package.json "start"; README › Operating): V8's old space sized for a service
+ * How the service runs (package.json "start"; docs/operations/production.md): V8's old space sized for a service
  * (its live set is ~100 MB under the /v1 loads), not the host's default (~4 GB on this 24 GB host),
  * which V8 fills with garbage before it collects: ~430-490 MB of RSS under bench/service-memory.ts
  * without the flag, ~270 MB with it (384 to 1024 MB measured alike; 2048 MB already ~430 MB).
