@@ -1,4 +1,4 @@
-// Concurrency drill (issue 8): 50 clients race every money and state route (charge-now, refund,
+// Concurrency drill: 50 clients race every money and state route (charge-now, refund,
 // change-plan, cancel, undo-cancel, reschedule) on subscriptions in several starting states, with and
 // without Idempotency-Key and with replays. Then: no 5xx, every answer one the contract lists, each
 // subscription's state equal to its last event and its events on the transition table, no invoice

@@ -172,7 +172,7 @@ describe("races found by the concurrency drill", () => {
     expect(await refused(invoice(2))).toMatch(/invoices_one_open_proration|unique/i);
     expect(await refused(prisma.subscription.update({ where: { id }, data: { status: "CANCELED", canceledAt: new Date() } }))).toMatch(/subscriptions_canceled_is_final/);
     const payment = await prisma.payment.findFirstOrThrow({ where: { subscriptionId: id } });
-    // paid -> failed is refused first by the status transition trigger (issue 17); the CHECK still guards a row born failed.
+    // paid -> failed is refused first by the status transition trigger; the CHECK still guards a row born failed.
     expect(await refused(prisma.payment.update({ where: { id: payment.id }, data: { status: "FAILED" } }))).toMatch(/payments_status_transition/);
     const { id: _id, idempotencyKey: _key, paidInvoiceId: _paid, ...rest } = payment;
     const bornFailed = { ...rest, id: `${payment.id}X`, idempotencyKey: `${payment.idempotencyKey}:x`, status: "FAILED" as const, paidOrderId: "ord_0000000000000000000000000X" };

@@ -1,4 +1,4 @@
-// Crash drills (issue 8): the real service is SIGKILLed at random points during a billing pass, a
+// Crash drills: the real service is SIGKILLed at random points during a billing pass, a
 // refund, a plan change with proration and webhook delivery; restarted on the same database; driven
 // to recovery (jobs, advanceClock); then checked: no payment charged twice at the gateway adapter,
 // no event lost, every subscription in a state the transition table allows, the outbox drained.

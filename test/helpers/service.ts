@@ -14,7 +14,7 @@ export const ADMIN_TOKEN = "adm_test_operator_token_0123456789";
 // allowed (the fakes' loopback addresses). Set in the environment too, for child services (main.ts).
 process.env.GATEWAY_CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
 process.env.GATEWAY_ALLOW_BASE_URL_OVERRIDE ??= "true";
-// The secret the core and the facade alone share (issue 20): one per run, known to the test service
+// The secret the core and the facade alone share: one per run, known to the test service
 // (read when it builds /graphql) and to every facade a test starts.
 process.env.FACADE_SECRET ??= `fcd_${randomBytes(24).toString("base64url")}`;
 export const FACADE_SECRET = process.env.FACADE_SECRET;

@@ -1,5 +1,5 @@
 // Locks the byte layout of the /v1 bodies (key order, nesting, value kinds) while the facade builds
-// them from typed GraphQL selections (issue 20): every body of a billing story is reduced to its
+// them from typed GraphQL selections: every body of a billing story is reduced to its
 // shape signature and compared with the committed snapshot taken before the typed graph existed.
 import { describe, expect, it } from "vitest";
 import { CARDS, advanceClock, checkout, subscribe } from "../helpers/billing.ts";

@@ -1,4 +1,4 @@
-// The /v1 facade alone (issue 20): `main.ts` with GRAPHQL_URL and no DATABASE_URL, in a child process,
+// The /v1 facade alone: `main.ts` with GRAPHQL_URL and no DATABASE_URL, in a child process,
 // in front of this test process's core (testService). The /v1 contract tests imported at the end run
 // through it unchanged: their helpers (call, get, post) send every /v1 request to the facade, while
 // set-up (tenants, offers, the clock) goes to the core over GraphQL as usual.

@@ -1,4 +1,4 @@
-// /metrics route labels (issue 16, "Found by tools integrators use"): one /v1 route has one label,
+// /metrics route labels: one /v1 route has one label,
 // whatever answered the request (the route, the key check, the Idempotency-Key check, the limiter).
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -203,7 +203,7 @@ function answers(): Array<[string, string, string, Json]> {
   return out;
 }
 
-describe("OpenAPI document for generated clients (issue 16)", () => {
+describe("OpenAPI document for generated clients", () => {
   it("lists `required` on every object schema of a 2xx answer and of a webhook payload", () => {
     const seen = new Set<string>();
     const missing: string[] = [];

@@ -1,5 +1,5 @@
 // The response headers the service really sends on /v1 (rate limits, Idempotency-Key replays) are the
-// ones the OpenAPI document names for that answer (issue 16, "Found by tools integrators use").
+// ones the OpenAPI document names for that answer.
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { get, post, type HttpResult } from "../helpers/http.ts";

@@ -1,5 +1,5 @@
 // The facade's serializers and the core body builders they share with the webhook data are pure:
-// following their imports never reaches Prisma, the database client or the runtime (issue 20).
+// following their imports never reaches Prisma, the database client or the runtime.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

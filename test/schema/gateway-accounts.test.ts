@@ -79,7 +79,7 @@ async function instance(db: Db, config: Partial<RuntimeConfig> = {}): Promise<In
   return it;
 }
 
-describe("gateway accounts (issue 18)", () => {
+describe("gateway accounts", () => {
   it("credentials go in, only masked hints come out; the row holds a sealed ciphertext and the adapter reads them back", async () => {
     const t = await newTenant();
     const creds = { secretKey: secretKey(), webhookSecret: webhookSecret(), publishableKey: "pk_test_TYooMQauvdEDq54NiTphI7jx" };

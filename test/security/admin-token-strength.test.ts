@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { operatorTokenWeakness, randomBase62 } from "../../core/shared/secrets.ts";
 import { startChildService, startMainUntilBanner } from "../helpers/child-service.ts";
 
-describe("weak ADMIN_TOKEN refused at start (issue 16, finding 2)", () => {
+describe("weak ADMIN_TOKEN refused at start", () => {
   it.each([
     ["short", "short", /is 5 characters long; at least 32 are needed/],
     ["40 times the same character", "a".repeat(40), /carry about 0 bits \(1 distinct characters\)/],

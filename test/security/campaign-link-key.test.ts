@@ -43,7 +43,7 @@ async function listedLink() {
   return { t, campaignId, linkId, token: element.token as string, url: element.url as string };
 }
 
-describe("campaign link tokens are not derived from ADMIN_TOKEN (issue 16, finding 2)", () => {
+describe("campaign link tokens are not derived from ADMIN_TOKEN", () => {
   it("a listed (link id, token) pair does not confirm a guess of the operator token", async () => {
     const { linkId, token, url } = await listedLink();
     // The offline search of the finding, given the right guess: it must not match.

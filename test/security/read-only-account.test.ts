@@ -57,7 +57,7 @@ async function codeOf(name: string, key: string): Promise<string | undefined> {
   return r.errors?.[0]?.extensions?.code;
 }
 
-describe("read-only account mode on every mutation (issue 16, finding 11)", () => {
+describe("read-only account mode on every mutation", () => {
   let locked: TestTenant;
   let open: TestTenant;
 

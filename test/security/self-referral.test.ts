@@ -32,7 +32,7 @@ async function referredBy(fields: Record<string, string>) {
 
 const IGNORED = { types: [], progress: { pending: 0, qualified: 0, rewarded: 0, reverted: 0 }, nextCharge: 4990 };
 
-describe("self-referral is ignored (issue 16, finding 7)", () => {
+describe("self-referral is ignored", () => {
   it("the finding: same CPF, phone and card under a +alt e-mail -> no referral, no reward", async () => {
     expect(await referredBy({ ...REFERRER })).toEqual(IGNORED);
   });

@@ -17,7 +17,7 @@ const operatorGql = (baseUrl: string) => async (query: string, variables: Record
     })
   ).json()) as { data: any; errors?: unknown[] };
 
-describe("gateway credentials key at start (issue 18)", () => {
+describe("gateway credentials key at start", () => {
   it.each([
     ["GATEWAY_CREDENTIALS_KEY of 16 bytes", { GATEWAY_CREDENTIALS_KEY: randomBytes(16).toString("base64") }, /GATEWAY_CREDENTIALS_KEY must be 32 random bytes in base64 \(44 characters\); it decodes to 16 bytes/],
     ["GATEWAY_CREDENTIALS_KEY that is no base64", { GATEWAY_CREDENTIALS_KEY: "my gateway password!" }, /GATEWAY_CREDENTIALS_KEY must be 32 random bytes/],
