@@ -2,7 +2,7 @@
 // (D+1, D+3, D+5, D+9 from the due date), then suspended when the D+9 attempt fails.
 import type { Invoice, Subscription } from "../../generated/prisma/client.ts";
 import type { EventType } from "../events/event-types.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
 import { nextRetryAt } from "./periods.ts";
 import { isIn, LIVING, SUBSCRIPTION } from "../subscriptions/transitions.ts";

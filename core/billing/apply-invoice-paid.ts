@@ -3,7 +3,7 @@
 // go to the outbox. A canceled subscription is never resurrected: its money settles, nothing else.
 import { Prisma, type Invoice, type Subscription } from "../../generated/prisma/client.ts";
 import type { EventType } from "../events/event-types.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { emitSubscriptionEventsMany } from "../subscriptions/emit-subscription-events.ts";
 import { applyScheduledPlanChange } from "../subscriptions/apply-scheduled-plan-change.ts";
 import { SUBSCRIPTION } from "../subscriptions/transitions.ts";

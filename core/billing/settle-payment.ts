@@ -8,7 +8,7 @@
 import type { Invoice, Order, Payment, Subscription } from "../../generated/prisma/client.ts";
 import type { ChargeOutcome } from "../gateways/gateway-calls.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { applyOrderPaid } from "../orders/apply-order-paid.ts";
 import { ORDER } from "../orders/transitions.ts";
 import { EXCESS_ITEM_KIND } from "../payments/payment-payload.ts";

@@ -6,7 +6,7 @@ import { orderEventBody } from "../orders/order-body.ts";
 import { paymentFields, lastPaymentPayload } from "../payments/payment-payload.ts";
 import { referralEventBody } from "../referrals/referral-body.ts";
 import { subscriptionDetailInclude, subscriptionPayload, trackingFields } from "../subscriptions/subscription-payload.ts";
-import type { Tx } from "./record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 
 export type EventData = Record<string, unknown>;
 

@@ -12,7 +12,7 @@ import type { Refund, Payment } from "../../generated/prisma/client.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { recordLatePixPayment } from "../billing/record-late-pix-payment.ts";
 import { settlePayment } from "../billing/settle-payment.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { recordChargeback } from "../payments/record-chargeback.ts";
 import { finishRefund } from "../refunds/finish-refund.ts";
 import type { Runtime } from "../runtime.ts";

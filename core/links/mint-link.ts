@@ -2,7 +2,7 @@
 import type { LinkKind, Prisma } from "../../generated/prisma/client.ts";
 import { newId } from "../shared/ids.ts";
 import { randomBase62, sha256Hex } from "../shared/secrets.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 
 export interface MintedLink {
   id: string;

@@ -10,7 +10,7 @@ import type { Order, Payment } from "../../generated/prisma/client.ts";
 import { periodEnd, pixIssueAt } from "../billing/periods.ts";
 import { addBonus } from "../campaigns/campaign-rules.ts";
 import { emitEvents } from "../events/catalogue.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
 import { moveStatus } from "../shared/transition.ts";
 import { ORDER } from "./transitions.ts";

@@ -4,7 +4,7 @@
 // order delivered (order.refunded; its grant, or the time an early-renewal order added). With
 // nothing left to revoke (already canceled or refunded), subscription.updated asks to reread.
 import type { Runtime } from "../runtime.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
 import { revokeAccess } from "../refunds/revoke-access.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";

@@ -1,7 +1,7 @@
 // A paid cycle of a referred subscription (checkout, renewal, batch renewal), inside the settling
 // transaction: a pending referral whose subscription reached the program's qualifyAfterPaidCycles
 // qualifies (referral.qualified) and its reward is applied to the referrer at once (referral.rewarded).
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import { rewardReferrer } from "./reward-referrer.ts";
 

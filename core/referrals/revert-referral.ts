@@ -5,7 +5,7 @@
 //           discounted renewals already paid stay as they were).
 //   churn:  the referred subscription canceled (immediately, at period end, expired checkout)
 //           reverts only a referral still pending; once qualified the referral stands.
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
 import { rewardCouponCode } from "./reward-referrer.ts";

@@ -4,7 +4,7 @@
 // (one-by-one, batch, Pix) and the payload's next_charge_amount_cents show it. One discount per
 // cycle: a coupon the subscription already has goes first, the reward follows when it runs out.
 // No live subscription: the referral stays qualified (nothing to discount).
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import { newId } from "../shared/ids.ts";
 import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";

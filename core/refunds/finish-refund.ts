@@ -6,7 +6,7 @@ import type { PaymentItem } from "../../generated/prisma/client.ts";
 import type { RefundResult } from "../gateways/adapter.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { revokeAccess } from "./revoke-access.ts";
 import type { Revoke } from "./refund-rules.ts";

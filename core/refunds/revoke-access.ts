@@ -7,7 +7,7 @@
 import type { Order, Payment, Subscription } from "../../generated/prisma/client.ts";
 import { pixIssueAt } from "../billing/periods.ts";
 import { emitEvents } from "../events/catalogue.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { endSubscription } from "../subscriptions/end-subscription.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { revertReferral } from "../referrals/revert-referral.ts";

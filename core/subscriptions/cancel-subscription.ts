@@ -4,7 +4,7 @@
 // with subscription.updated; the billing run ends the subscription at the period end.
 import type { Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";

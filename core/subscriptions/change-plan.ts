@@ -6,7 +6,7 @@ import type { Runtime } from "../runtime.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { cents } from "../shared/money.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import type { Interval } from "../billing/periods.ts";
 import { applyOfferChange } from "./apply-offer-change.ts";
 import { assertNoProrationInFlight, chargePlanChange, reserveProration } from "./charge-plan-change.ts";

@@ -5,7 +5,7 @@
 // money goes back at once, as a surplus payment).
 import { Prisma, type GatewayAccount, type PaymentMethod, type Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { chargeCard, fetchChargeStatus } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { AppError } from "../shared/errors.ts";

@@ -3,7 +3,8 @@
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { emitEvents, EVENT_CATALOGUE } from "../events/catalogue.ts";
 import type { EventType } from "../events/event-types.ts";
-import { fanOutEvents, type Tx } from "../events/record-event.ts";
+import { fanOutEvents } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
 import { subscriptionDetailInclude, subscriptionPayload } from "./subscription-payload.ts";
 

@@ -8,7 +8,7 @@
 import type { Subscription } from "../../generated/prisma/client.ts";
 import { INVOICE } from "../billing/transitions.ts";
 import { recordCancellationEmail } from "../emails/record-cancellation-email.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { PAYMENT } from "../payments/transitions.ts";
 import { revertReferral } from "../referrals/revert-referral.ts";
 import { moveStatuses, tryMoveStatus } from "../shared/transition.ts";

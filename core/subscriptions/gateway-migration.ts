@@ -17,7 +17,7 @@
 import type { GatewayAccount, Offer, Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import { emitEvents } from "../events/catalogue.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { mintLink } from "../links/mint-link.ts";
 import { tokenizeOnPage, type PageCard } from "../links/page-card.ts";
