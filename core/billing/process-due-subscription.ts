@@ -10,6 +10,7 @@ import { pixIssueAt, RETRY_DAYS } from "./periods.ts";
 import { cancelAtPeriodEnd, expireCheckout, markInvoiceOverdue } from "./subscription-duties.ts";
 import { isIn, LIVING } from "../subscriptions/transitions.ts";
 
+
 export type DutyOutcome =
   | "renewed"
   | "charge_failed"

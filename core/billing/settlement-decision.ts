@@ -13,6 +13,7 @@
 import type { InvoiceKind, InvoiceStatus, OrderStatus, PaymentStatus, SubscriptionStatus } from "../../generated/prisma/client.ts";
 import { UNSETTLED } from "../payments/transitions.ts";
 
+
 export interface SettlementFacts {
   /** amountCents: what the attempt charged. */
   payment: { status: PaymentStatus; amountCents: number };

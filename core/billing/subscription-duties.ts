@@ -3,10 +3,11 @@
 // abandoned Pix checkouts. Each is one transaction with its events, deciding on the row read under
 // the subscription lock and writing through the transition table (a cancel committed first wins).
 import type { Subscription } from "../../generated/prisma/client.ts";
+import { SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { endSubscription } from "../subscriptions/end-subscription.ts";
-import { canTransition, SUBSCRIPTION } from "../subscriptions/transitions.ts";
+import { canTransition } from "../subscriptions/transitions.ts";
 import { tryMoveStatus } from "../shared/transition.ts";
 import { RETRY_DAYS } from "./periods.ts";
 

@@ -6,6 +6,7 @@ import { AppError } from "../shared/errors.ts";
 import { mergeEntitlements, type Entitlements } from "./merge-entitlements.ts";
 import { LIVING } from "../subscriptions/transitions.ts";
 
+
 export interface GetEntitlementsInput {
   tenantId: string;
   externalId?: string | null;

@@ -8,6 +8,7 @@ import { linkUrl, offerPayMethods, SUBSCRIPTION_LINK_TTL_MS } from "./link-rules
 import { mintLink } from "./mint-link.ts";
 import { isIn, STARTED } from "../subscriptions/transitions.ts";
 
+
 export interface PaymentMethodLink {
   token: string;
   url: string;

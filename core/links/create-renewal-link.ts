@@ -49,9 +49,9 @@ export async function createRenewalLink(
       tenantId,
       kind: "SUBSCRIPTION_RENEWAL",
       expiresAt,
+      status: "ACTIVE",
       fields: { customerId: sub.customerId, subscriptionId: sub.id, offerId: sub.offerId, priceCents },
     });
-    await tx.link.update({ where: { id: minted.id }, data: { status: "ACTIVE" } });
     return minted;
   });
   return { token: link.token, url: linkUrl(runtime, link.path), priceCents, expiresAt, status: "active" };

@@ -7,8 +7,10 @@
 import type { BrowserTokenSpec } from "../checkout/checkout-form.ts";
 import { issuePixCharge } from "../billing/issue-pix-charge.ts";
 import { RETRY_DAYS } from "../billing/periods.ts";
+import { LINK } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
 import { AppError } from "../shared/errors.ts";
+import { tryMoveStatus } from "../shared/transition.ts";
 import { payGatewayMigrationLink } from "../subscriptions/gateway-migration.ts";
 import { IN_GOOD_STANDING, isIn } from "../subscriptions/transitions.ts";
 import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
@@ -231,7 +233,7 @@ async function payOpenInvoice(
     now,
     saveCard: sub.collectionMethod === "CARD_AUTO",
   });
-  await runtime.db.prisma.link.updateMany({ where: { id: link.id, status: "OPEN" }, data: { status: "PAID", usedAt: now } });
+  await tryMoveStatus(runtime.db.prisma, LINK, { id: link.id, tenantId: link.tenantId, to: "PAID", from: ["OPEN"], data: { usedAt: now } });
   return { ...base, status: "paid", subscriptionStatus: paid.subscriptionStatus, card: paid.card };
 }
 

@@ -7,13 +7,13 @@
 // - Any other order with grant_days opens a grant of its own period: grant_days from payment, for
 //   `quantity` units (never grant_days × quantity; the event data carries both raw).
 import type { Order, Payment } from "../../generated/prisma/client.ts";
+import { LINK, ORDER } from "../../prisma/status-machines.ts";
 import { periodEnd, pixIssueAt } from "../billing/periods.ts";
 import { addBonus } from "../campaigns/campaign-rules.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
-import { moveStatus } from "../shared/transition.ts";
-import { ORDER } from "./transitions.ts";
+import { moveStatus, moveStatuses } from "../shared/transition.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 
 const DAY_MS = 86_400_000;
@@ -28,7 +28,7 @@ export async function applyOrderPaid(tx: Tx, input: { payment: Pick<Payment, "id
   const extensionSeconds = order.targetSubscriptionId ? await extendTarget(tx, order) : null;
   if (!order.targetSubscriptionId) await openGrant(tx, order, now);
   await moveStatus(tx, ORDER, { id: order.id, tenantId: order.tenantId, to: "PAID", data: { paidAt: now, extensionSeconds } });
-  await tx.link.updateMany({ where: { tenantId: order.tenantId, orderId: order.id, status: { in: ["ACTIVE", "OPEN"] } }, data: { status: "PAID", usedAt: now } });
+  await moveStatuses(tx, LINK, { tenantId: order.tenantId, where: { orderId: order.id }, to: "PAID", data: { usedAt: now } });
   await emitEvents(tx, { tenantId: order.tenantId, subject: { kind: "order", orderId: order.id }, types: ["order.paid"], at: now });
   if (order.targetSubscriptionId && extensionSeconds !== null) {
     await emitSubscriptionEvents(tx, { tenantId: order.tenantId, subscriptionId: order.targetSubscriptionId, types: ["subscription.updated"], at: now });

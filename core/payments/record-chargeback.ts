@@ -3,12 +3,13 @@
 // an invoice payment ends its subscription (subscription.canceled), an order payment revokes what the
 // order delivered (order.refunded; its grant, or the time an early-renewal order added). With
 // nothing left to revoke (already canceled or refunded), subscription.updated asks to reread.
+import { PAYMENT } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
 import type { Tx } from "../shared/tx.ts";
 import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
 import { revokeAccess } from "../refunds/revoke-access.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
-import { canMovePayment, PAYMENT } from "./transitions.ts";
+import { canMovePayment } from "./transitions.ts";
 import { tryMoveStatus } from "../shared/transition.ts";
 
 const CHARGEBACK_REASON = "chargeback";

@@ -16,6 +16,7 @@ import { decidePlanChange, minimumChargeOf, type PlanChangeDecision } from "./pl
 import { planChangeResult } from "./plan-change-result.ts";
 import { IN_GOOD_STANDING, isIn } from "./transitions.ts";
 
+
 export interface ChangePlanInput {
   tenantId: string;
   subscriptionId: string;

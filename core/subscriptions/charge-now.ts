@@ -10,6 +10,7 @@ import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { isIn, LIVING } from "./transitions.ts";
 
+
 export interface ChargeNowResult {
   ok: boolean;
   message: string;

@@ -15,6 +15,7 @@
 //   Throws AppError: conflict (409) when the link or subscription can no longer be paid;
 //   invalid_field {error, field: "card_number"} (422) when the card is refused or declined.
 import type { GatewayAccount, Offer, Subscription } from "../../generated/prisma/client.ts";
+import { LINK, SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../shared/tx.ts";
@@ -28,8 +29,8 @@ import { cents, type Cents } from "../shared/money.ts";
 import { applyOfferChange } from "./apply-offer-change.ts";
 import { chargePlanChange, reserveProration } from "./charge-plan-change.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
-import { IN_GOOD_STANDING, isIn, SUBSCRIPTION } from "./transitions.ts";
-import { moveStatus } from "../shared/transition.ts";
+import { IN_GOOD_STANDING, isIn } from "./transitions.ts";
+import { moveStatus, moveStatuses, tryMoveStatus } from "../shared/transition.ts";
 import { saveCard } from "../customers/save-card.ts";
 import { CARD_NOT_APPROVED } from "../checkout/refusal-texts.ts";
 
@@ -37,8 +38,7 @@ const LINK_TTL_MS = 7 * 86_400_000;
 
 /** Cancels the subscription's open migration links (a newer change or cancel-plan-change supersedes them). */
 export async function cancelMigrationLinks(tx: Tx, tenantId: string, subscriptionId: string): Promise<number> {
-  const r = await tx.link.updateMany({ where: { tenantId, subscriptionId, kind: "GATEWAY_MIGRATION", status: "OPEN" }, data: { status: "CANCELED" } });
-  return r.count;
+  return moveStatuses(tx, LINK, { tenantId, where: { subscriptionId, kind: "GATEWAY_MIGRATION" }, to: "CANCELED" });
 }
 
 export async function issueMigrationLink(
@@ -97,8 +97,7 @@ export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantI
     declined: () => cardError(CARD_NOT_APPROVED),
     onPage: true,
     apply: async (tx, current, paymentId) => {
-      const taken = await tx.link.updateMany({ where: { id: link.id, tenantId, status: "OPEN" }, data: { status: "PAID", usedAt: now } });
-      if (taken.count !== 1) throw gone();
+      if (!(await tryMoveStatus(tx, LINK, { id: link.id, tenantId, to: "PAID", from: ["OPEN"], data: { usedAt: now } }))) throw gone();
       await applyOfferChange(tx, {
         tenantId,
         subscriptionId: current.id,

@@ -8,6 +8,7 @@ import { isId } from "../shared/ids.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
 import { IN_GOOD_STANDING, isIn } from "./transitions.ts";
 
+
 // Date and time with an explicit offset: a time without one would mean a different instant per reader.
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/i;
 
