@@ -6,6 +6,7 @@ import { createGateways, type Gateways } from "./gateways/registry.ts";
 import { CredentialsVault, loadCredentialKeys, type CredentialKeyRing } from "./gateways/credentials-vault.ts";
 import { rekeyGatewayCredentials } from "./gateways/rekey-gateway-credentials.ts";
 import { wallClock, type Clock } from "./shared/clock.ts";
+import type { FaultPoint } from "./shared/crash-faults.ts";
 import { leasesFromEnv, type Leases } from "./shared/leases.ts";
 import { ensureServiceSecret } from "./shared/service-secrets.ts";
 import { rekeyCampaignLinks } from "./campaigns/rekey-campaign-links.ts";
@@ -39,15 +40,6 @@ export interface ServiceSecrets {
   /** Signs renewal-campaign link tokens (campaignLinkToken). 32 random bytes, not derived from ADMIN_TOKEN. */
   campaignLinkKey: Buffer;
 }
-
-/**
- * The dangerous windows a crash drill aims at:
- * - after-gateway-charge / after-gateway-refund: the gateway acted, nothing of ours is committed yet;
- * - after-commit: a use case committed its verdict, the caller has not heard (no response yet);
- * - billing-mid-batch: between two subscriptions of a billing pass;
- * - after-webhook-post: the receiver answered, the outcome is not recorded yet.
- */
-export type FaultPoint = "after-gateway-charge" | "after-gateway-refund" | "after-commit" | "billing-mid-batch" | "after-webhook-post";
 
 export async function createRuntime(db: Db, logger: Logger, config: RuntimeConfig): Promise<Runtime> {
   const keyCache = new KeyCache(db);

@@ -5,8 +5,8 @@ import { SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import type { EventType } from "../events/event-types.ts";
 import type { Tx } from "../shared/tx.ts";
 import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
-import { nextRetryAt } from "./periods.ts";
-import { isIn, LIVING } from "../subscriptions/transitions.ts";
+import { nextRetryAt } from "../shared/periods.ts";
+import { isIn, LIVING } from "../shared/status-sets.ts";
 import { moveStatus } from "../shared/transition.ts";
 
 export type FailureEffect = "past_due" | "retry_scheduled" | "suspended" | "none";

@@ -9,8 +9,8 @@ import { emitSubscriptionEventsMany } from "../subscriptions/emit-subscription-e
 import { applyScheduledPlanChange } from "../subscriptions/apply-scheduled-plan-change.ts";
 import { moveRefused, moveStatusRows } from "../shared/transition.ts";
 import { qualifyReferrals } from "../referrals/qualify-referrals.ts";
-import { afterDiscountedCycle } from "./next-charge.ts";
-import { periodEnd, pixIssueAt, type Interval } from "./periods.ts";
+import { afterDiscountedCycle } from "../shared/next-charge.ts";
+import { periodEnd, pixIssueAt, type Interval } from "../shared/periods.ts";
 
 const EVENTS_BY_PREVIOUS_STATUS: Partial<Record<Subscription["status"], EventType[]>> = {
   PENDING_FIRST_PAYMENT: ["subscription.activated", "invoice.paid"],

@@ -9,7 +9,7 @@ import { newId } from "../shared/ids.ts";
 import { cents } from "../shared/money.ts";
 import { pendingChangeDueAt } from "../subscriptions/apply-scheduled-plan-change.ts";
 import { invoiceAmount } from "./invoice-amount.ts";
-import { periodEnd, type Interval } from "./periods.ts";
+import { periodEnd, type Interval } from "../shared/periods.ts";
 
 export async function ensureCycleInvoice(
   runtime: Runtime,

@@ -11,14 +11,14 @@ import type { ChargeOutcome } from "../gateways/gateway-calls.ts";
 import type { Runtime } from "../runtime.ts";
 import type { Tx } from "../shared/tx.ts";
 import { applyOrderPaid } from "../orders/apply-order-paid.ts";
-import { EXCESS_ITEM_KIND } from "../payments/payment-payload.ts";
+import { EXCESS_ITEM_KIND } from "../payloads/payment-payload.ts";
 import { refundSurplusPayment, surplusReason } from "../payments/refund-surplus-payment.ts";
 import { newId } from "../shared/ids.ts";
 import { moveStatusRows, tryMoveStatus, type SqlType } from "../shared/transition.ts";
 import { applyInvoiceFailed, type FailureEffect } from "./apply-invoice-failed.ts";
 import { applyInvoicesPaid, type PaidInvoice } from "./apply-invoice-paid.ts";
 import { decideSettlement, type SettlementDecision } from "./settlement-decision.ts";
-import type { Interval } from "./periods.ts";
+import type { Interval } from "../shared/periods.ts";
 
 export type Verdict = ChargeOutcome;
 

@@ -2,7 +2,7 @@
 // and the deterministic token of a campaign link (so an idempotent re-get returns the same token
 // while only the token's SHA-256 is stored).
 import { createHmac } from "node:crypto";
-import { addMonthsKeepingAnchor } from "../billing/periods.ts";
+import { addMonthsKeepingAnchor } from "../shared/periods.ts";
 
 export const BONUS_UNITS = ["day", "month", "year"] as const;
 export type BonusUnit = (typeof BONUS_UNITS)[number];

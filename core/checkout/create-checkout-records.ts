@@ -7,7 +7,7 @@ import type { Runtime } from "../runtime.ts";
 import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
 import { newId } from "../shared/ids.ts";
 import type { InvoiceAmount } from "../billing/invoice-amount.ts";
-import { afterDiscountedCycle } from "../billing/next-charge.ts";
+import { afterDiscountedCycle } from "../shared/next-charge.ts";
 import { recordReferral } from "../referrals/record-referral.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
 import { couponRefusal } from "./refusal-texts.ts";

@@ -4,7 +4,7 @@
 import type { Runtime } from "../runtime.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
-import { subscriptionNextCharge, subscriptionPayloadInclude } from "../subscriptions/subscription-payload.ts";
+import { subscriptionNextCharge, subscriptionPayloadInclude } from "../payloads/subscription-payload.ts";
 import { linkUrl, SUBSCRIPTION_LINK_TTL_MS } from "./link-rules.ts";
 import { mintLink } from "./mint-link.ts";
 

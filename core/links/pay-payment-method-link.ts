@@ -10,7 +10,7 @@ import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { tryMoveStatus } from "../shared/transition.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
-import { isIn, STARTED } from "../subscriptions/transitions.ts";
+import { isIn, STARTED } from "../shared/status-sets.ts";
 import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
 import { gatewayContext, tokenizeOnPage, type PageCard } from "./page-card.ts";
 import type { ResolvedPayLink } from "./resolve-pay-link.ts";

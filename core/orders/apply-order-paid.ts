@@ -8,7 +8,7 @@
 //   `quantity` units (never grant_days × quantity; the event data carries both raw).
 import type { Order, Payment } from "../../generated/prisma/client.ts";
 import { LINK, ORDER } from "../../prisma/status-machines.ts";
-import { periodEnd, pixIssueAt } from "../billing/periods.ts";
+import { periodEnd, pixIssueAt } from "../shared/periods.ts";
 import { addBonus } from "../campaigns/campaign-rules.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../shared/tx.ts";

@@ -9,8 +9,8 @@ import type { Tx } from "../shared/tx.ts";
 import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
 import { revokeAccess } from "../refunds/revoke-access.ts";
 import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
-import { canMovePayment } from "./transitions.ts";
-import { tryMoveStatus } from "../shared/transition.ts";
+
+import { canMove, tryMoveStatus } from "../shared/transition.ts";
 
 const CHARGEBACK_REASON = "chargeback";
 
@@ -23,7 +23,7 @@ export async function recordChargeback(
   const moved = await prisma.$transaction(async (tx) => {
     await input.record?.(tx);
     const payment = await tx.payment.findFirst({ where: { id: input.paymentId, tenantId: input.tenantId } });
-    if (!payment || !canMovePayment(payment.status, "CHARGEDBACK")) return null;
+    if (!payment || !canMove(PAYMENT, payment.status, "CHARGEDBACK")) return null;
     if (payment.subscriptionId) await lockSubscription(tx, input.tenantId, payment.subscriptionId);
     // Read before the lock: a refund that completed meanwhile makes this a no-op, never refunded -> chargedback.
     if (!(await tryMoveStatus(tx, PAYMENT, { id: payment.id, tenantId: payment.tenantId, to: "CHARGEDBACK", data: { refundInFlight: false } }))) return null;

@@ -11,7 +11,7 @@ import type { Tx } from "../shared/tx.ts";
 import { lockSubscription } from "../subscriptions/emit-subscription-events.ts";
 import { revokeAccess } from "./revoke-access.ts";
 import type { Revoke } from "./refund-rules.ts";
-import { EXCESS_ITEM_KIND, receivedCents } from "../payments/payment-payload.ts";
+import { EXCESS_ITEM_KIND, receivedCents } from "../payloads/payment-payload.ts";
 import { moveStatus, tryMoveStatus } from "../shared/transition.ts";
 
 export type RefundState = "succeeded" | "failed" | "pending";

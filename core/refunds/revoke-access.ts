@@ -6,7 +6,7 @@
 //          order, the time it added to the subscription is taken back (subscription.updated).
 import type { Order, Payment, Subscription } from "../../generated/prisma/client.ts";
 import { ORDER } from "../../prisma/status-machines.ts";
-import { pixIssueAt } from "../billing/periods.ts";
+import { pixIssueAt } from "../shared/periods.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../shared/tx.ts";
 import { endSubscription } from "../subscriptions/end-subscription.ts";

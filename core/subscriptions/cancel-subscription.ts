@@ -8,7 +8,7 @@ import type { Tx } from "../shared/tx.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
-import { isIn, LIVING } from "./transitions.ts";
+import { isIn, LIVING } from "../shared/status-sets.ts";
 import { endSubscription } from "./end-subscription.ts";
 import { moveRefused } from "../shared/transition.ts";
 

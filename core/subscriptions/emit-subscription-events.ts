@@ -6,7 +6,7 @@ import type { EventType } from "../events/event-types.ts";
 import { fanOutEvents } from "../events/record-event.ts";
 import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
-import { subscriptionDetailInclude, subscriptionPayload } from "./subscription-payload.ts";
+import { subscriptionDetailInclude, subscriptionPayload } from "../payloads/subscription-payload.ts";
 
 export async function emitSubscriptionEvents(
   tx: Tx,

@@ -12,7 +12,7 @@ import type { Tx } from "../shared/tx.ts";
 import { revertReferral } from "../referrals/revert-referral.ts";
 import { moveStatuses, tryMoveStatus } from "../shared/transition.ts";
 import { emitSubscriptionEvents } from "./emit-subscription-events.ts";
-import { LIVING } from "./transitions.ts";
+import { LIVING } from "../shared/status-sets.ts";
 
 export type EndCause =
   /** POST …/cancel, or a total refund / chargeback revoking the subscription: ends now, whatever was scheduled. */

@@ -122,7 +122,7 @@ describe("status transition tables", () => {
     expect(rows.map((r) => [r.relname, r.tgname]).sort()).toEqual(STATUS_MACHINES.map((m) => [m.table, triggerName(m)]).sort());
   });
 
-  for (const m of STATUS_MACHINES) {
+  for (const m of STATUS_MACHINES as unknown as StatusMachine<StatusModel>[]) {
     it(`${m.model}: every (from, to) pair is moved by the helper and accepted by the database exactly when the table allows it`, async () => {
       const f = await fixture();
       const mismatches: string[] = [];

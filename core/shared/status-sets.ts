@@ -1,9 +1,6 @@
-// Named sets of subscription statuses; the subscription transition table itself is SUBSCRIPTION in
-// prisma/status-machines.ts. A move not in the table is refused, by moveStatus
-// (core/shared/transition.ts) and by the database's trigger.
-import type { SubscriptionStatus } from "../../generated/prisma/client.ts";
-import { SUBSCRIPTION } from "../../prisma/status-machines.ts";
-import { canMove } from "../shared/transition.ts";
+// Named sets of statuses that several domains ask about ("is this subscription still renewing?").
+// The transition tables themselves are in prisma/status-machines.ts; these sets only name states.
+import type { PaymentStatus, SubscriptionStatus } from "../../generated/prisma/client.ts";
 
 /** Renewing states: a cancellation can be scheduled, charge-now and dunning apply, a referrer is rewarded. */
 export const LIVING = ["ACTIVE", "TRIALING", "PAST_DUE"] as const satisfies readonly SubscriptionStatus[];
@@ -12,10 +9,11 @@ export const IN_GOOD_STANDING = ["ACTIVE", "TRIALING"] as const satisfies readon
 /** Started and not ended: every state with a period (or trial), suspended included. */
 export const STARTED = ["TRIALING", "ACTIVE", "PAST_DUE", "SUSPENDED"] as const satisfies readonly SubscriptionStatus[];
 
+/** Money was taken (and maybe given back since): paid_invoice_id / paid_order_id may be set (a CHECK in race_guards). */
+export const MONEY_TAKEN = ["PAID", "REFUNDED", "CHARGEDBACK"] as const satisfies readonly PaymentStatus[];
+/** Waiting for the gateway's verdict: the only statuses a verdict can settle. */
+export const UNSETTLED = ["PROCESSING", "UNKNOWN"] as const satisfies readonly PaymentStatus[];
+
 export function isIn<S extends string>(set: readonly S[], status: string): status is S {
   return (set as readonly string[]).includes(status);
-}
-
-export function canTransition(from: SubscriptionStatus, to: SubscriptionStatus): boolean {
-  return canMove(SUBSCRIPTION, from, to);
 }

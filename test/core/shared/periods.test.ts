@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addMonthsKeepingAnchor, nextRetryAt, periodEnd, pixIssueAt, retryInstants, trialEnd } from "../../../core/billing/periods.ts";
+import { addMonthsKeepingAnchor, nextRetryAt, periodEnd, pixIssueAt, retryInstants, trialEnd } from "../../../core/shared/periods.ts";
 
 const d = (iso: string) => new Date(iso);
 const iso = (x: Date | null) => x?.toISOString() ?? null;
