@@ -4,7 +4,7 @@ import type { Invoice, Subscription } from "../../generated/prisma/client.ts";
 import { SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import type { EventType } from "../events/event-types.ts";
 import type { Tx } from "../shared/tx.ts";
-import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
 import { nextRetryAt } from "../shared/periods.ts";
 import { isIn, LIVING } from "../shared/status-sets.ts";
 import { moveStatus } from "../shared/transition.ts";

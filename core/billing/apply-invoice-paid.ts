@@ -5,7 +5,7 @@ import { Prisma, type Invoice, type Subscription } from "../../generated/prisma/
 import { SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import type { EventType } from "../events/event-types.ts";
 import type { Tx } from "../shared/tx.ts";
-import { emitSubscriptionEventsMany } from "../subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEventsMany } from "../events/emit-subscription-events.ts";
 import { applyScheduledPlanChange } from "../subscriptions/apply-scheduled-plan-change.ts";
 import { moveRefused, moveStatusRows } from "../shared/transition.ts";
 import { qualifyReferrals } from "../referrals/qualify-referrals.ts";

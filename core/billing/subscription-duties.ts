@@ -5,7 +5,8 @@
 import type { Subscription } from "../../generated/prisma/client.ts";
 import { SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
-import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 import { endSubscription } from "../subscriptions/end-subscription.ts";
 
 import { canMove, tryMoveStatus } from "../shared/transition.ts";

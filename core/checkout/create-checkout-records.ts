@@ -4,7 +4,7 @@ import { settleChargeIntent } from "./checkout-charge-intent.ts";
 import type { Coupon, Customer, Prisma, SubscriptionStatus } from "../../generated/prisma/client.ts";
 import type { EventType } from "../events/event-types.ts";
 import type { Runtime } from "../runtime.ts";
-import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
 import { newId } from "../shared/ids.ts";
 import type { InvoiceAmount } from "../billing/invoice-amount.ts";
 import { afterDiscountedCycle } from "../shared/next-charge.ts";

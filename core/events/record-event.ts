@@ -3,7 +3,7 @@
 // one delivery row per subscribed endpoint; the insert trigger's NOTIFY wakes the dispatchers on commit.
 import { newId } from "../shared/ids.ts";
 import type { Tx } from "../shared/tx.ts";
-import { deliveryId, subscribedEndpoints } from "../webhooks/delivery-fan-out.ts";
+import { deliveryId, subscribedEndpoints } from "./delivery-fan-out.ts";
 import type { EventType } from "./event-types.ts";
 
 export interface NewEvent {

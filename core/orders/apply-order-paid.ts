@@ -14,7 +14,8 @@ import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
 import { moveStatus, moveStatuses } from "../shared/transition.ts";
-import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 
 const DAY_MS = 86_400_000;
 

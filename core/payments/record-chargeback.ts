@@ -8,7 +8,8 @@ import type { Runtime } from "../runtime.ts";
 import type { Tx } from "../shared/tx.ts";
 import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
 import { revokeAccess } from "../refunds/revoke-access.ts";
-import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 
 import { canMove, tryMoveStatus } from "../shared/transition.ts";
 

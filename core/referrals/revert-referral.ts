@@ -9,7 +9,7 @@ import { REFERRAL } from "../../prisma/status-machines.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import { tryMoveStatus } from "../shared/transition.ts";
 import type { Tx } from "../shared/tx.ts";
-import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
 import { rewardCouponCode } from "./reward-referrer.ts";
 
 export type RevertCause = "refund" | "churn";

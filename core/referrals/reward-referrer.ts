@@ -9,7 +9,7 @@ import { emitEvents } from "../events/catalogue.ts";
 import { newId } from "../shared/ids.ts";
 import { moveStatus } from "../shared/transition.ts";
 import type { Tx } from "../shared/tx.ts";
-import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
 
 export interface RewardSnapshot {
   kind: string;

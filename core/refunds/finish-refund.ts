@@ -8,7 +8,7 @@ import type { RefundResult } from "../gateways/adapter.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Runtime } from "../runtime.ts";
 import type { Tx } from "../shared/tx.ts";
-import { lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 import { revokeAccess } from "./revoke-access.ts";
 import type { Revoke } from "./refund-rules.ts";
 import { EXCESS_ITEM_KIND, receivedCents } from "../payloads/payment-payload.ts";

@@ -6,7 +6,8 @@ import { planChangeKind } from "../shared/proration.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { cents } from "../shared/money.ts";
-import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 import { cancelMigrationLinks } from "./gateway-migration.ts";
 import { planChangeResult } from "./plan-change-result.ts";
 

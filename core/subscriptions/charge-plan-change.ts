@@ -11,7 +11,7 @@ import { accountRef } from "../gateways/registry.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import type { Cents } from "../shared/money.ts";
-import { lockSubscription } from "./emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 import { settlePayment } from "../billing/settle-payment.ts";
 
 export interface ProrationReservation {

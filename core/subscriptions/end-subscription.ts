@@ -11,7 +11,7 @@ import { recordCancellationEmail } from "../emails/record-cancellation-email.ts"
 import type { Tx } from "../shared/tx.ts";
 import { revertReferral } from "../referrals/revert-referral.ts";
 import { moveStatuses, tryMoveStatus } from "../shared/transition.ts";
-import { emitSubscriptionEvents } from "./emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
 import { LIVING } from "../shared/status-sets.ts";
 
 export type EndCause =

@@ -5,7 +5,8 @@ import type { Runtime } from "../runtime.ts";
 import { pixIssueAt } from "../shared/periods.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
-import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 import { IN_GOOD_STANDING, isIn } from "../shared/status-sets.ts";
 
 // Date and time with an explicit offset: a time without one would mean a different instant per reader.
