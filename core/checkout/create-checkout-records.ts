@@ -6,7 +6,7 @@ import type { EventType } from "../events/event-types.ts";
 import type { Runtime } from "../runtime.ts";
 import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
 import { newId } from "../shared/ids.ts";
-import type { InvoiceAmount } from "../billing/invoice-amount.ts";
+import type { InvoiceAmount } from "../shared/invoice-amount.ts";
 import { afterDiscountedCycle } from "../shared/next-charge.ts";
 import { recordReferral } from "../referrals/record-referral.ts";
 import type { CheckoutInput } from "./checkout-input.ts";

@@ -2,7 +2,7 @@
 // Order matters for "a refused checkout leaves nothing behind": every check and the gateway call
 // come first; records are written in one transaction only once the money side is settled.
 import type { Runtime } from "../runtime.ts";
-import { invoiceAmount } from "../billing/invoice-amount.ts";
+import { invoiceAmount } from "../shared/invoice-amount.ts";
 import { periodEnd, trialEnd } from "../shared/periods.ts";
 import { createPixCharge, refundCharge, type GatewayCallContext } from "../gateways/gateway-calls.ts";
 import { dropChargeIntent, voidKey } from "./checkout-charge-intent.ts";

@@ -8,8 +8,7 @@
 //   `quantity` units (never grant_days × quantity; the event data carries both raw).
 import type { Order, Payment } from "../../generated/prisma/client.ts";
 import { LINK, ORDER } from "../../prisma/status-machines.ts";
-import { periodEnd, pixIssueAt } from "../shared/periods.ts";
-import { addBonus } from "../campaigns/campaign-rules.ts";
+import { addCycles, periodEnd, pixIssueAt } from "../shared/periods.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
@@ -49,7 +48,7 @@ async function extendTarget(tx: Tx, order: Order): Promise<number | null> {
   for (let i = 0; i < Math.max(1, order.quantity); i++) to = periodEnd(to, sub.offer.interval ?? "MONTH", anchor);
   if (order.campaignId) {
     const campaign = await tx.renewalCampaign.findFirst({ where: { id: order.campaignId, tenantId: order.tenantId }, select: { bonusCycles: true, bonusUnit: true } });
-    if (campaign) to = addBonus(to, campaign.bonusCycles, campaign.bonusUnit, anchor);
+    if (campaign) to = addCycles(to, campaign.bonusCycles, campaign.bonusUnit, anchor);
   }
   const nextBillingAt = sub.collectionMethod === "CARD_AUTO" ? to : pixIssueAt(to);
   await tx.subscription.update({

@@ -1,6 +1,6 @@
 // Amount of a cycle's invoice: the offer price less the active coupon (integer cents, branded).
-import { cents, type Cents } from "../shared/money.ts";
-import { couponDiscountCents, type CouponTerms } from "../shared/next-charge.ts";
+import { cents, type Cents } from "./money.ts";
+import { couponDiscountCents, type CouponTerms } from "./next-charge.ts";
 
 export interface InvoiceAmount {
   amountCents: Cents;
