@@ -26,7 +26,7 @@ async function startCore() {
   const { startScheduler } = await import("./jobs/scheduler.ts");
   const { openDb } = await import("./prisma/client.ts");
   const { dataDir } = await import("./prisma/connection.ts");
-  const { createRuntime } = await import("./core/runtime.ts");
+  const { createRuntime } = await import("./core/create-runtime.ts");
   const { crashFaultsFromEnv } = await import("./core/shared/crash-faults.ts");
   const { CredentialKeyError, loadCredentialKeys } = await import("./core/gateways/credentials-vault.ts");
   const { metricsBannerLine, metricsExposureFromEnv, startMetricsListener } = await import("./rest-facade/metrics-endpoint.ts");

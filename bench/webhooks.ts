@@ -31,7 +31,7 @@ import { parseArgs } from "node:util";
 import { performance as perf } from "node:perf_hooks";
 import pg from "pg";
 import type { Db } from "../prisma/client.ts";
-import { createRuntime } from "../core/runtime.ts";
+import { createRuntime } from "../core/create-runtime.ts";
 import { createLogger } from "../core/shared/logger.ts";
 import { wallClock } from "../core/shared/clock.ts";
 import { createTenant } from "../core/tenants/create-tenant.ts";

@@ -1,14 +1,13 @@
-// The long-lived pieces one process shares: database, key cache, logger and configuration.
+// The long-lived pieces one process shares (database, key cache, gateways, logger, configuration),
+// handed to every use case; create-runtime.ts builds them.
 import type { Logger } from "pino";
 import type { Db } from "../prisma/client.ts";
-import { KeyCache } from "./auth/key-cache.ts";
-import { createGateways, type Gateways } from "./gateways/registry.ts";
-import { CredentialsVault, loadCredentialKeys, type CredentialKeyRing } from "./gateways/credentials-vault.ts";
-import { rekeyGatewayCredentials } from "./gateways/rekey-gateway-credentials.ts";
-import { wallClock, type Clock } from "./shared/clock.ts";
-import { leasesFromEnv, type Leases } from "./shared/leases.ts";
-import { ensureServiceSecret } from "./shared/service-secrets.ts";
-import { rekeyCampaignLinks } from "./campaigns/rekey-campaign-links.ts";
+import type { KeyCache } from "./auth/key-cache.ts";
+import type { Gateways } from "./gateways/registry.ts";
+import type { CredentialKeyRing } from "./gateways/credentials-vault.ts";
+import type { Clock } from "./shared/clock.ts";
+import type { FaultPoint } from "./shared/crash-faults.ts";
+import type { Leases } from "./shared/leases.ts";
 
 export interface RuntimeConfig {
   adminToken: string;
@@ -38,25 +37,4 @@ export interface Runtime {
 export interface ServiceSecrets {
   /** Signs renewal-campaign link tokens (campaignLinkToken). 32 random bytes, not derived from ADMIN_TOKEN. */
   campaignLinkKey: Buffer;
-}
-
-/**
- * The dangerous windows a crash drill aims at:
- * - after-gateway-charge / after-gateway-refund: the gateway acted, nothing of ours is committed yet;
- * - after-commit: a use case committed its verdict, the caller has not heard (no response yet);
- * - billing-mid-batch: between two subscriptions of a billing pass;
- * - after-webhook-post: the receiver answered, the outcome is not recorded yet.
- */
-export type FaultPoint = "after-gateway-charge" | "after-gateway-refund" | "after-commit" | "billing-mid-batch" | "after-webhook-post";
-
-export async function createRuntime(db: Db, logger: Logger, config: RuntimeConfig): Promise<Runtime> {
-  const keyCache = new KeyCache(db);
-  await keyCache.start();
-  // Made on the first start (stored hashes of existing campaign links re-keyed with it), then read.
-  const campaignLinkKey = await ensureServiceSecret(db.prisma, "campaign_link_key", async (tx, key) => void (await rekeyCampaignLinks(tx, key)));
-  const secrets: ServiceSecrets = { campaignLinkKey };
-  const gateways = createGateways(db.prisma, new CredentialsVault(config.gatewayCredentialKeys ?? loadCredentialKeys()), wallClock, { publicUrl: config.publicUrl });
-  // Credentials sealed under an older key are sealed again under the current one (key rotation).
-  await rekeyGatewayCredentials(db.prisma, gateways.vault, logger);
-  return { db, keyCache, logger, config, secrets, wallClock, gateways, leases: leasesFromEnv() };
 }

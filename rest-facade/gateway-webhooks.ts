@@ -1,6 +1,6 @@
 // POST /gateways/{gateway_account_id}/webhooks: a payment provider's notices. The
 // signature is over the bytes as received, so the body is read raw here (never JSON-parsed first),
-// capped at 256 kB. Verification, dedupe and effects: core/gateways/apply-gateway-notification.ts.
+// capped at 256 kB. Verification, dedupe and effects: core/billing/apply-gateway-notification.ts.
 // Unauthenticated by nature, so refusals are budgeted per client address, as the failed-authentication
 // limit and the demo receiver do (express-rate-limit): every refused post (400 forged, stale or malformed,
 // 404 unknown account, 413 too large) counts; a verified redelivery is a 200 "duplicate", never a refusal. The limit is decided first: an address that spent its 30
@@ -9,7 +9,7 @@
 // is counted, once decided.
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from "express";
 import { ipKeyGenerator, rateLimit, type Store } from "express-rate-limit";
-import { applyGatewayNotification } from "../core/gateways/apply-gateway-notification.ts";
+import { applyGatewayNotification } from "../core/billing/apply-gateway-notification.ts";
 import type { Runtime } from "../core/runtime.ts";
 import { AppError } from "../core/shared/errors.ts";
 import { toHttp } from "./error-map.ts";

@@ -1,11 +1,12 @@
 // What a failed attempt on an invoice does to its subscription: past_due with the retry schedule
 // (D+1, D+3, D+5, D+9 from the due date), then suspended when the D+9 attempt fails.
 import type { Invoice, Subscription } from "../../generated/prisma/client.ts";
+import { SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import type { EventType } from "../events/event-types.ts";
-import type { Tx } from "../events/record-event.ts";
-import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
-import { nextRetryAt } from "./periods.ts";
-import { isIn, LIVING, SUBSCRIPTION } from "../subscriptions/transitions.ts";
+import type { Tx } from "../shared/tx.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { nextRetryAt } from "../shared/periods.ts";
+import { isIn, LIVING } from "../shared/status-sets.ts";
 import { moveStatus } from "../shared/transition.ts";
 
 export type FailureEffect = "past_due" | "retry_scheduled" | "suspended" | "none";

@@ -2,15 +2,15 @@
 // batch at once: the period each covers starts, a coupon cycle is used up, and the contract's events
 // go to the outbox. A canceled subscription is never resurrected: its money settles, nothing else.
 import { Prisma, type Invoice, type Subscription } from "../../generated/prisma/client.ts";
+import { SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import type { EventType } from "../events/event-types.ts";
-import type { Tx } from "../events/record-event.ts";
-import { emitSubscriptionEventsMany } from "../subscriptions/emit-subscription-events.ts";
+import type { Tx } from "../shared/tx.ts";
+import { emitSubscriptionEventsMany } from "../events/emit-subscription-events.ts";
 import { applyScheduledPlanChange } from "../subscriptions/apply-scheduled-plan-change.ts";
-import { SUBSCRIPTION } from "../subscriptions/transitions.ts";
 import { moveRefused, moveStatusRows } from "../shared/transition.ts";
 import { qualifyReferrals } from "../referrals/qualify-referrals.ts";
-import { afterDiscountedCycle } from "./next-charge.ts";
-import { periodEnd, pixIssueAt, type Interval } from "./periods.ts";
+import { afterDiscountedCycle } from "../shared/next-charge.ts";
+import { periodEnd, pixIssueAt, type Interval } from "../shared/periods.ts";
 
 const EVENTS_BY_PREVIOUS_STATUS: Partial<Record<Subscription["status"], EventType[]>> = {
   PENDING_FIRST_PAYMENT: ["subscription.activated", "invoice.paid"],

@@ -5,7 +5,7 @@ import type { Runtime } from "../runtime.ts";
 import { chargeCard } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { createInvoiceAttempt } from "./create-invoice-attempt.ts";
-import { UNSETTLED } from "../payments/transitions.ts";
+import { UNSETTLED } from "../shared/status-sets.ts";
 import { reconcilePayment } from "./reconcile-payment.ts";
 import { settlePayment, type SettleResult } from "./settle-payment.ts";
 import { cents } from "../shared/money.ts";

@@ -1,10 +1,10 @@
 // The Pix QR of an open invoice: a payment row first (its idempotency key fixed), then the gateway
 // call, then the copy-and-paste payload on the row. A rerun after a crash repeats the same call.
+import { PAYMENT } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
 import { createPixCharge } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { createInvoiceAttempt } from "./create-invoice-attempt.ts";
-import { PAYMENT } from "../payments/transitions.ts";
 import { moveStatuses } from "../shared/transition.ts";
 import { cents } from "../shared/money.ts";
 

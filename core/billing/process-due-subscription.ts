@@ -6,9 +6,9 @@ import { applyInvoicePaid } from "./apply-invoice-paid.ts";
 import { chargeInvoice, type ChargeInvoiceResult } from "./charge-invoice.ts";
 import { ensureCycleInvoice } from "./ensure-cycle-invoice.ts";
 import { issuePixCharge } from "./issue-pix-charge.ts";
-import { pixIssueAt, RETRY_DAYS } from "./periods.ts";
+import { pixIssueAt, RETRY_DAYS } from "../shared/periods.ts";
 import { cancelAtPeriodEnd, expireCheckout, markInvoiceOverdue } from "./subscription-duties.ts";
-import { isIn, LIVING } from "../subscriptions/transitions.ts";
+import { isIn, LIVING } from "../shared/status-sets.ts";
 
 export type DutyOutcome =
   | "renewed"

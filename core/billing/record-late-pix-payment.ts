@@ -6,7 +6,7 @@
 // surplus, recorded and refunded in full at once (refund-surplus-payment.ts), as the sandbox does with a
 // renewal QR paid after the invoice was settled. One late attempt per failed one (its key is derived).
 import type { Payment } from "../../generated/prisma/client.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import type { Runtime } from "../runtime.ts";
 import { newId } from "../shared/ids.ts";
 import { settlePayment, type SettleResult } from "./settle-payment.ts";

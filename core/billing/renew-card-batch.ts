@@ -9,8 +9,8 @@ import { logGatewayEvents, type GatewayEventInput } from "../gateways/log-gatewa
 import { capabilitiesSchema } from "../gateways/capabilities.ts";
 import { newId } from "../shared/ids.ts";
 import { cents, type Cents } from "../shared/money.ts";
-import { invoiceAmount } from "./invoice-amount.ts";
-import { periodEnd, type Interval } from "./periods.ts";
+import { invoiceAmount } from "../shared/invoice-amount.ts";
+import { periodEnd, type Interval } from "../shared/periods.ts";
 import type { ClaimedSubscription } from "./claim-due-subscriptions.ts";
 import { chargeOutcome, type DutyOutcome } from "./process-due-subscription.ts";
 import { settlePayments } from "./settle-payment.ts";

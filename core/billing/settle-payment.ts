@@ -6,21 +6,19 @@
 // no-op ("already_settled"). The money is what the gateway says it received (verdict.amountCents),
 // kept on the payment; a surplus (all of it) or an excess over the charge is refunded right after the commit.
 import type { Invoice, Order, Payment, Subscription } from "../../generated/prisma/client.ts";
+import { INVOICE, ORDER, PAYMENT } from "../../prisma/status-machines.ts";
 import type { ChargeOutcome } from "../gateways/gateway-calls.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { applyOrderPaid } from "../orders/apply-order-paid.ts";
-import { ORDER } from "../orders/transitions.ts";
-import { EXCESS_ITEM_KIND } from "../payments/payment-payload.ts";
+import { EXCESS_ITEM_KIND } from "../payloads/payment-payload.ts";
 import { refundSurplusPayment, surplusReason } from "../payments/refund-surplus-payment.ts";
-import { PAYMENT } from "../payments/transitions.ts";
 import { newId } from "../shared/ids.ts";
 import { moveStatusRows, tryMoveStatus, type SqlType } from "../shared/transition.ts";
 import { applyInvoiceFailed, type FailureEffect } from "./apply-invoice-failed.ts";
 import { applyInvoicesPaid, type PaidInvoice } from "./apply-invoice-paid.ts";
 import { decideSettlement, type SettlementDecision } from "./settlement-decision.ts";
-import type { Interval } from "./periods.ts";
-import { INVOICE } from "./transitions.ts";
+import type { Interval } from "../shared/periods.ts";
 
 export type Verdict = ChargeOutcome;
 

@@ -11,7 +11,7 @@
 //             on /pay), a proration's invoice is void (the change is not applied), an order is canceled.
 //   unknown:  the attempt waits for reconciliation; a proration's invoice is void at once.
 import type { InvoiceKind, InvoiceStatus, OrderStatus, PaymentStatus, SubscriptionStatus } from "../../generated/prisma/client.ts";
-import { UNSETTLED } from "../payments/transitions.ts";
+import { UNSETTLED } from "../shared/status-sets.ts";
 
 export interface SettlementFacts {
   /** amountCents: what the attempt charged. */

@@ -3,12 +3,14 @@
 // abandoned Pix checkouts. Each is one transaction with its events, deciding on the row read under
 // the subscription lock and writing through the transition table (a cancel committed first wins).
 import type { Subscription } from "../../generated/prisma/client.ts";
+import { SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
-import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 import { endSubscription } from "../subscriptions/end-subscription.ts";
-import { canTransition, SUBSCRIPTION } from "../subscriptions/transitions.ts";
-import { tryMoveStatus } from "../shared/transition.ts";
-import { RETRY_DAYS } from "./periods.ts";
+
+import { canMove, tryMoveStatus } from "../shared/transition.ts";
+import { RETRY_DAYS } from "../shared/periods.ts";
 
 const DAY_MS = 86_400_000;
 const LAST_RETRY_DAYS = RETRY_DAYS[RETRY_DAYS.length - 1]!;
@@ -32,7 +34,7 @@ export async function markInvoiceOverdue(
     // Always through past_due first (the transition table has no active -> suspended).
     const suspend = fresh.status === "PAST_DUE" && now.getTime() >= suspendAt.getTime();
     const to = suspend ? "SUSPENDED" : "PAST_DUE";
-    if (!canTransition(fresh.status, to)) return "idle";
+    if (!canMove(SUBSCRIPTION, fresh.status, to)) return "idle";
     // Conditional on the status just read: never canceled -> past_due, even without the lock.
     const moved = await tryMoveStatus(tx, SUBSCRIPTION, { id: sub.id, tenantId: sub.tenantId, to, from: [fresh.status], data: { nextBillingAt: suspend ? null : suspendAt } });
     if (!moved) return "idle";

@@ -2,7 +2,6 @@
 // and the deterministic token of a campaign link (so an idempotent re-get returns the same token
 // while only the token's SHA-256 is stored).
 import { createHmac } from "node:crypto";
-import { addMonthsKeepingAnchor } from "../billing/periods.ts";
 
 export const BONUS_UNITS = ["day", "month", "year"] as const;
 export type BonusUnit = (typeof BONUS_UNITS)[number];
@@ -41,13 +40,6 @@ export function audienceTarget<S extends { id: string; status: string; planId: s
       (!audience.statuses.length || audience.statuses.includes(s.status)) && (!audience.planIds.length || audience.planIds.includes(s.planId)),
   );
   return matching.sort((a, b) => (a.id < b.id ? 1 : -1))[0] ?? null;
-}
-
-/** `to` plus the campaign's bonus; months and years keep the subscription's anchor day. */
-export function addBonus(to: Date, cycles: number, unit: string, anchorDay: number): Date {
-  if (cycles <= 0) return to;
-  if (unit === "day") return new Date(to.getTime() + cycles * 86_400_000);
-  return addMonthsKeepingAnchor(to, unit === "year" ? 12 * cycles : cycles, anchorDay);
 }
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -4,8 +4,8 @@ import type { Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 import { recordEvent } from "../events/record-event.ts";
 import { tenantClock, type Clock } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
-import { subscriptionDetailInclude, subscriptionPayload } from "../subscriptions/subscription-payload.ts";
-import { STARTED } from "../subscriptions/transitions.ts";
+import { subscriptionDetailInclude, subscriptionPayload } from "../payloads/subscription-payload.ts";
+import { STARTED } from "../shared/status-sets.ts";
 import { parseEntitlements } from "./entitlements-input.ts";
 
 const BATCH = 500;

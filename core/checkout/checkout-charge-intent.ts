@@ -2,7 +2,7 @@
 // the money is settled). A crash between the two would leave money taken and nothing to show for it,
 // so the charge is announced first: an intent row, autocommitted before the gateway call, deleted in
 // the transaction that records the sale. An intent left behind is an orphan the reconcile job voids.
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { fieldError } from "./checkout-guards.ts";

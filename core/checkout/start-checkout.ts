@@ -2,8 +2,8 @@
 // Order matters for "a refused checkout leaves nothing behind": every check and the gateway call
 // come first; records are written in one transaction only once the money side is settled.
 import type { Runtime } from "../runtime.ts";
-import { invoiceAmount } from "../billing/invoice-amount.ts";
-import { periodEnd, trialEnd } from "../billing/periods.ts";
+import { invoiceAmount } from "../shared/invoice-amount.ts";
+import { periodEnd, trialEnd } from "../shared/periods.ts";
 import { createPixCharge, refundCharge, type GatewayCallContext } from "../gateways/gateway-calls.ts";
 import { dropChargeIntent, voidKey } from "./checkout-charge-intent.ts";
 import { CHECKOUT_PIX_TTL_MS, chargeAtCheckout, tokenize } from "./checkout-charge.ts";

@@ -1,7 +1,7 @@
 // GET /v1/customers/{external_id}/payments: recurring and one-off payments, keyset paged.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { keyset, toPage, type PageArgs } from "../shared/pagination.ts";
-import { paymentRowInclude } from "../payments/payment-payload.ts";
+import { paymentRowInclude } from "../payloads/payment-payload.ts";
 import { findCustomer } from "./find-customer.ts";
 
 export async function listCustomerPayments(prisma: PrismaClient, input: PageArgs & { tenantId: string; externalId: string }) {

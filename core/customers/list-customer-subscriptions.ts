@@ -1,6 +1,6 @@
 // GET /v1/customers/{external_id}/subscriptions: every subscription of the customer, canceled included.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
-import { subscriptionPayloadInclude } from "../subscriptions/subscription-payload.ts";
+import { subscriptionPayloadInclude } from "../payloads/subscription-payload.ts";
 import { findCustomer } from "./find-customer.ts";
 
 export async function listCustomerSubscriptions(prisma: PrismaClient, input: { tenantId: string; externalId: string }) {

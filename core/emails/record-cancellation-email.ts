@@ -1,6 +1,6 @@
 // Records the cancellation e-mail in the email_messages outbox, inside the canceling transaction:
 // the e-mail exists exactly when the cancellation commits. No SMTP here; a sender reads the table.
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
 import { renderCancellationEmail } from "./render-cancellation-email.ts";
 

@@ -4,7 +4,7 @@
 import type { Db } from "../../prisma/client.ts";
 import { AppError } from "../shared/errors.ts";
 import { mergeEntitlements, type Entitlements } from "./merge-entitlements.ts";
-import { LIVING } from "../subscriptions/transitions.ts";
+import { LIVING } from "../shared/status-sets.ts";
 
 export interface GetEntitlementsInput {
   tenantId: string;

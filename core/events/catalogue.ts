@@ -2,7 +2,8 @@
 // it, in one place. Every emitter goes through emitEvents, so a type can only carry its own shape.
 import type { EventType } from "./event-types.ts";
 import { migrationLinkEventData, orderEventData, referralEventData, refundEventData, subscriptionEventData, type EventData } from "./event-data.ts";
-import { recordEvent, type Tx } from "./record-event.ts";
+import { recordEvent } from "./record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 
 /** What an event is about; its kind decides the data builder. */
 export type EventSubject =

@@ -2,11 +2,11 @@
 // order event data, referral event data). Each loads its subject inside the caller's transaction,
 // so the data is the state as it stands after the change that emits the event.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import { orderEventBody } from "../orders/order-body.ts";
-import { paymentFields, lastPaymentPayload } from "../payments/payment-payload.ts";
-import { referralEventBody } from "../referrals/referral-body.ts";
-import { subscriptionDetailInclude, subscriptionPayload, trackingFields } from "../subscriptions/subscription-payload.ts";
-import type { Tx } from "./record-event.ts";
+import { orderEventBody } from "../payloads/order-body.ts";
+import { paymentFields, lastPaymentPayload } from "../payloads/payment-payload.ts";
+import { referralEventBody } from "../payloads/referral-body.ts";
+import { subscriptionDetailInclude, subscriptionPayload, trackingFields } from "../payloads/subscription-payload.ts";
+import type { Tx } from "../shared/tx.ts";
 
 export type EventData = Record<string, unknown>;
 

@@ -1,12 +1,10 @@
 // The outbox: an event row written inside the caller's transaction, so it commits with the state
 // change that caused it and nothing is sent before commit. The same statement fans the event out to
 // one delivery row per subscribed endpoint; the insert trigger's NOTIFY wakes the dispatchers on commit.
-import type { Prisma } from "../../generated/prisma/client.ts";
 import { newId } from "../shared/ids.ts";
-import { deliveryId, subscribedEndpoints } from "../webhooks/delivery-fan-out.ts";
+import type { Tx } from "../shared/tx.ts";
+import { deliveryId, subscribedEndpoints } from "./delivery-fan-out.ts";
 import type { EventType } from "./event-types.ts";
-
-export type Tx = Prisma.TransactionClient;
 
 export interface NewEvent {
   tenantId: string;

@@ -6,7 +6,7 @@ import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { linkUrl, offerPayMethods, SUBSCRIPTION_LINK_TTL_MS } from "./link-rules.ts";
 import { mintLink } from "./mint-link.ts";
-import { isIn, STARTED } from "../subscriptions/transitions.ts";
+import { isIn, STARTED } from "../shared/status-sets.ts";
 
 export interface PaymentMethodLink {
   token: string;

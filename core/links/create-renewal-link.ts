@@ -4,7 +4,7 @@
 import type { Runtime } from "../runtime.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
-import { subscriptionNextCharge, subscriptionPayloadInclude } from "../subscriptions/subscription-payload.ts";
+import { subscriptionNextCharge, subscriptionPayloadInclude } from "../payloads/subscription-payload.ts";
 import { linkUrl, SUBSCRIPTION_LINK_TTL_MS } from "./link-rules.ts";
 import { mintLink } from "./mint-link.ts";
 
@@ -49,9 +49,9 @@ export async function createRenewalLink(
       tenantId,
       kind: "SUBSCRIPTION_RENEWAL",
       expiresAt,
+      status: "ACTIVE",
       fields: { customerId: sub.customerId, subscriptionId: sub.id, offerId: sub.offerId, priceCents },
     });
-    await tx.link.update({ where: { id: minted.id }, data: { status: "ACTIVE" } });
     return minted;
   });
   return { token: link.token, url: linkUrl(runtime, link.path), priceCents, expiresAt, status: "active" };

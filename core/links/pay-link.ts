@@ -6,11 +6,13 @@
 // only into that provider's browser script and the page posts its token (PCI SAQ A).
 import type { BrowserTokenSpec } from "../checkout/checkout-form.ts";
 import { issuePixCharge } from "../billing/issue-pix-charge.ts";
-import { RETRY_DAYS } from "../billing/periods.ts";
+import { RETRY_DAYS } from "../shared/periods.ts";
+import { LINK } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
 import { AppError } from "../shared/errors.ts";
-import { payGatewayMigrationLink } from "../subscriptions/gateway-migration.ts";
-import { IN_GOOD_STANDING, isIn } from "../subscriptions/transitions.ts";
+import { tryMoveStatus } from "../shared/transition.ts";
+import { IN_GOOD_STANDING, isIn } from "../shared/status-sets.ts";
+import { payGatewayMigrationLink } from "./pay-gateway-migration-link.ts";
 import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
 import { paymentMethodLinkState, payPaymentMethodLink } from "./pay-payment-method-link.ts";
 import { payRenewalLink, renewalLinkBlocker } from "./pay-renewal-link.ts";
@@ -231,7 +233,7 @@ async function payOpenInvoice(
     now,
     saveCard: sub.collectionMethod === "CARD_AUTO",
   });
-  await runtime.db.prisma.link.updateMany({ where: { id: link.id, status: "OPEN" }, data: { status: "PAID", usedAt: now } });
+  await tryMoveStatus(runtime.db.prisma, LINK, { id: link.id, tenantId: link.tenantId, to: "PAID", from: ["OPEN"], data: { usedAt: now } });
   return { ...base, status: "paid", subscriptionStatus: paid.subscriptionStatus, card: paid.card };
 }
 

@@ -13,7 +13,7 @@ import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease, type PageCard } from "./page-card.ts";
 import { saveCard } from "../customers/save-card.ts";
-import { UNSETTLED } from "../payments/transitions.ts";
+import { UNSETTLED } from "../shared/status-sets.ts";
 import { cents } from "../shared/money.ts";
 
 export interface InvoiceCardPayment {

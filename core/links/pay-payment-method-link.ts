@@ -4,11 +4,14 @@
 // (capturesCardOnlyOnPaymentPage) no card is saved on its own: the page charges the open invoice with
 // it when there is one (the card is saved with that payment), and otherwise says the card cannot be
 // changed before the next invoice.
+import { LINK } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
-import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
-import { isIn, STARTED } from "../subscriptions/transitions.ts";
+import { tryMoveStatus } from "../shared/transition.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
+import { isIn, STARTED } from "../shared/status-sets.ts";
 import { payInvoiceByCard } from "./pay-open-invoice-link.ts";
 import { gatewayContext, tokenizeOnPage, type PageCard } from "./page-card.ts";
 import type { ResolvedPayLink } from "./resolve-pay-link.ts";
@@ -44,7 +47,7 @@ export async function payPaymentMethodLink(runtime: Runtime, resolved: ResolvedP
   const sub = resolved.subscription!;
   if (state.openInvoice) {
     const paid = await payInvoiceByCard(runtime, { tenantId: link.tenantId, subscriptionId: sub.id, invoiceId: state.openInvoice.id, card, now, saveCard: true });
-    await prisma.link.updateMany({ where: { id: link.id, status: "OPEN" }, data: { status: "USED", usedAt: now } });
+    await tryMoveStatus(prisma, LINK, { id: link.id, tenantId: link.tenantId, to: "USED", data: { usedAt: now } });
     return { ...paid, status: "paid" };
   }
   const account = sub.offer.gatewayAccount;
@@ -56,8 +59,7 @@ export async function payPaymentMethodLink(runtime: Runtime, resolved: ResolvedP
   return prisma.$transaction(async (tx) => {
     await lockSubscription(tx, link.tenantId, sub.id);
     // Single use: whoever flips the link first changes the card; a second submission hears 410.
-    const claimed = await tx.link.updateMany({ where: { id: link.id, tenantId: link.tenantId, status: "OPEN" }, data: { status: "USED", usedAt: now } });
-    if (claimed.count !== 1) throw new AppError("link_used");
+    if (!(await tryMoveStatus(tx, LINK, { id: link.id, tenantId: link.tenantId, to: "USED", data: { usedAt: now } }))) throw new AppError("link_used");
     const fresh = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId: link.tenantId } });
     if (!isIn(STARTED, fresh.status)) throw new AppError("conflict", { error: "Esta assinatura não aceita mais troca de cartão." });
     const method = await saveCard(tx, { tenantId: link.tenantId, customerId: fresh.customerId, gatewayAccountId: account.id, token });

@@ -7,14 +7,14 @@
 // - Any other order with grant_days opens a grant of its own period: grant_days from payment, for
 //   `quantity` units (never grant_days × quantity; the event data carries both raw).
 import type { Order, Payment } from "../../generated/prisma/client.ts";
-import { periodEnd, pixIssueAt } from "../billing/periods.ts";
-import { addBonus } from "../campaigns/campaign-rules.ts";
+import { LINK, ORDER } from "../../prisma/status-machines.ts";
+import { addCycles, periodEnd, pixIssueAt } from "../shared/periods.ts";
 import { emitEvents } from "../events/catalogue.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
-import { moveStatus } from "../shared/transition.ts";
-import { ORDER } from "./transitions.ts";
-import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+import { moveStatus, moveStatuses } from "../shared/transition.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -28,7 +28,7 @@ export async function applyOrderPaid(tx: Tx, input: { payment: Pick<Payment, "id
   const extensionSeconds = order.targetSubscriptionId ? await extendTarget(tx, order) : null;
   if (!order.targetSubscriptionId) await openGrant(tx, order, now);
   await moveStatus(tx, ORDER, { id: order.id, tenantId: order.tenantId, to: "PAID", data: { paidAt: now, extensionSeconds } });
-  await tx.link.updateMany({ where: { tenantId: order.tenantId, orderId: order.id, status: { in: ["ACTIVE", "OPEN"] } }, data: { status: "PAID", usedAt: now } });
+  await moveStatuses(tx, LINK, { tenantId: order.tenantId, where: { orderId: order.id }, to: "PAID", data: { usedAt: now } });
   await emitEvents(tx, { tenantId: order.tenantId, subject: { kind: "order", orderId: order.id }, types: ["order.paid"], at: now });
   if (order.targetSubscriptionId && extensionSeconds !== null) {
     await emitSubscriptionEvents(tx, { tenantId: order.tenantId, subscriptionId: order.targetSubscriptionId, types: ["subscription.updated"], at: now });
@@ -48,7 +48,7 @@ async function extendTarget(tx: Tx, order: Order): Promise<number | null> {
   for (let i = 0; i < Math.max(1, order.quantity); i++) to = periodEnd(to, sub.offer.interval ?? "MONTH", anchor);
   if (order.campaignId) {
     const campaign = await tx.renewalCampaign.findFirst({ where: { id: order.campaignId, tenantId: order.tenantId }, select: { bonusCycles: true, bonusUnit: true } });
-    if (campaign) to = addBonus(to, campaign.bonusCycles, campaign.bonusUnit, anchor);
+    if (campaign) to = addCycles(to, campaign.bonusCycles, campaign.bonusUnit, anchor);
   }
   const nextBillingAt = sub.collectionMethod === "CARD_AUTO" ? to : pixIssueAt(to);
   await tx.subscription.update({

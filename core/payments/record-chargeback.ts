@@ -3,13 +3,15 @@
 // an invoice payment ends its subscription (subscription.canceled), an order payment revokes what the
 // order delivered (order.refunded; its grant, or the time an early-renewal order added). With
 // nothing left to revoke (already canceled or refunded), subscription.updated asks to reread.
+import { PAYMENT } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
 import { revokeAccess } from "../refunds/revoke-access.ts";
-import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
-import { canMovePayment, PAYMENT } from "./transitions.ts";
-import { tryMoveStatus } from "../shared/transition.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
+
+import { canMove, tryMoveStatus } from "../shared/transition.ts";
 
 const CHARGEBACK_REASON = "chargeback";
 
@@ -22,7 +24,7 @@ export async function recordChargeback(
   const moved = await prisma.$transaction(async (tx) => {
     await input.record?.(tx);
     const payment = await tx.payment.findFirst({ where: { id: input.paymentId, tenantId: input.tenantId } });
-    if (!payment || !canMovePayment(payment.status, "CHARGEDBACK")) return null;
+    if (!payment || !canMove(PAYMENT, payment.status, "CHARGEDBACK")) return null;
     if (payment.subscriptionId) await lockSubscription(tx, input.tenantId, payment.subscriptionId);
     // Read before the lock: a refund that completed meanwhile makes this a no-op, never refunded -> chargedback.
     if (!(await tryMoveStatus(tx, PAYMENT, { id: payment.id, tenantId: payment.tenantId, to: "CHARGEDBACK", data: { refundInFlight: false } }))) return null;

@@ -1,8 +1,10 @@
 // A paid cycle of a referred subscription (checkout, renewal, batch renewal), inside the settling
 // transaction: a pending referral whose subscription reached the program's qualifyAfterPaidCycles
 // qualifies (referral.qualified) and its reward is applied to the referrer at once (referral.rewarded).
-import type { Tx } from "../events/record-event.ts";
+import { REFERRAL } from "../../prisma/status-machines.ts";
 import { emitEvents } from "../events/catalogue.ts";
+import { moveStatus } from "../shared/transition.ts";
+import type { Tx } from "../shared/tx.ts";
 import { rewardReferrer } from "./reward-referrer.ts";
 
 export async function qualifyReferrals(tx: Tx, input: { subscriptionIds: string[]; now: Date }): Promise<void> {
@@ -16,7 +18,7 @@ export async function qualifyReferrals(tx: Tx, input: { subscriptionIds: string[
        AND s.status <> 'CANCELED' AND s.paid_cycles >= p.qualify_after_paid_cycles
      ORDER BY r.id FOR UPDATE OF r`;
   for (const r of due) {
-    await tx.referral.update({ where: { id: r.id }, data: { status: "QUALIFIED", qualifiedAt: input.now } });
+    await moveStatus(tx, REFERRAL, { id: r.id, tenantId: r.tenant_id, to: "QUALIFIED", data: { qualifiedAt: input.now } });
     await emitEvents(tx, { tenantId: r.tenant_id, subject: { kind: "referral", referralId: r.id }, types: ["referral.qualified"], at: input.now });
     await rewardReferrer(tx, { tenantId: r.tenant_id, referralId: r.id, now: input.now });
   }

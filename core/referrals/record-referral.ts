@@ -2,7 +2,7 @@
 // snapshot of the program's reward. A `ref` that cannot count is ignored silently and never blocks
 // the sale: unknown code, no active program, self-referral (the same customer, or another record
 // sharing the referrer's document, mobile, mailbox or card: isSelfReferral), or a customer already referred.
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import { newId } from "../shared/ids.ts";
 import { qualifyReferrals } from "./qualify-referrals.ts";

@@ -5,9 +5,11 @@
 //           discounted renewals already paid stay as they were).
 //   churn:  the referred subscription canceled (immediately, at period end, expired checkout)
 //           reverts only a referral still pending; once qualified the referral stands.
-import type { Tx } from "../events/record-event.ts";
+import { REFERRAL } from "../../prisma/status-machines.ts";
 import { emitEvents } from "../events/catalogue.ts";
-import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
+import { tryMoveStatus } from "../shared/transition.ts";
+import type { Tx } from "../shared/tx.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
 import { rewardCouponCode } from "./reward-referrer.ts";
 
 export type RevertCause = "refund" | "churn";
@@ -18,11 +20,8 @@ export async function revertReferral(tx: Tx, input: { tenantId: string; subscrip
     where: { tenantId: input.tenantId, referredSubscriptionId: input.subscriptionId, status: { in: [...statuses] } },
   });
   if (!referral) return;
-  const moved = await tx.referral.updateMany({
-    where: { id: referral.id, status: referral.status },
-    data: { status: "REVERTED", revertedAt: input.now },
-  });
-  if (moved.count !== 1) return;
+  const moved = await tryMoveStatus(tx, REFERRAL, { id: referral.id, tenantId: input.tenantId, to: "REVERTED", from: [referral.status], data: { revertedAt: input.now } });
+  if (!moved) return;
   await emitEvents(tx, { tenantId: input.tenantId, subject: { kind: "referral", referralId: referral.id }, types: ["referral.reverted"], at: input.now });
   if (referral.status === "REWARDED") await withdrawReward(tx, input.tenantId, referral.id, input.now);
 }

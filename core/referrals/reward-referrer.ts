@@ -4,10 +4,12 @@
 // (one-by-one, batch, Pix) and the payload's next_charge_amount_cents show it. One discount per
 // cycle: a coupon the subscription already has goes first, the reward follows when it runs out.
 // No live subscription: the referral stays qualified (nothing to discount).
-import type { Tx } from "../events/record-event.ts";
+import { REFERRAL } from "../../prisma/status-machines.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import { newId } from "../shared/ids.ts";
-import { emitSubscriptionEvents } from "../subscriptions/emit-subscription-events.ts";
+import { moveStatus } from "../shared/transition.ts";
+import type { Tx } from "../shared/tx.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
 
 export interface RewardSnapshot {
   kind: string;
@@ -44,7 +46,7 @@ export async function rewardReferrer(tx: Tx, input: { tenantId: string; referral
   await tx.couponRedemption.create({
     data: { id: newId("couponRedemption"), tenantId: input.tenantId, couponId: coupon.id, customerId: referral.referrerCustomerId, subscriptionId: target.id, cyclesRemaining: reward.cycles },
   });
-  await tx.referral.update({ where: { id: referral.id }, data: { status: "REWARDED", rewardedAt: input.now } });
+  await moveStatus(tx, REFERRAL, { id: referral.id, tenantId: input.tenantId, to: "REWARDED", data: { rewardedAt: input.now } });
   await emitEvents(tx, { tenantId: input.tenantId, subject: { kind: "referral", referralId: referral.id }, types: ["referral.rewarded"], at: input.now });
   // The referrer's next charge changed: reread.
   await emitSubscriptionEvents(tx, { tenantId: input.tenantId, subscriptionId: target.id, types: ["subscription.updated"], at: input.now });

@@ -5,7 +5,7 @@
 // gateway returns for a tokenized card (brand, last 4 digits, expiry month and year): gateway tokens
 // differ on every tokenization, and no hash of the card number is kept. Two different people's cards
 // agree on all four about once in a million pairs; such a referral is not rewarded, a sale never fails.
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 
 /** The mailbox an address delivers to: `Ana+alt@Example.com` and `ana@example.com` are one. */
 export function mailbox(email: string): string {

@@ -3,17 +3,15 @@
 // (then subscription.canceled / order.refunded) go to the outbox. Declined: the refund is FAILED and
 // the payment is as it was. No answer: the refund stays PENDING for the reconcile job.
 import type { PaymentItem } from "../../generated/prisma/client.ts";
+import { ORDER, PAYMENT, REFUND } from "../../prisma/status-machines.ts";
 import type { RefundResult } from "../gateways/adapter.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Tx } from "../events/record-event.ts";
-import { lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+import type { Tx } from "../shared/tx.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 import { revokeAccess } from "./revoke-access.ts";
 import type { Revoke } from "./refund-rules.ts";
-import { REFUND } from "./transitions.ts";
-import { ORDER } from "../orders/transitions.ts";
-import { PAYMENT } from "../payments/transitions.ts";
-import { EXCESS_ITEM_KIND, receivedCents } from "../payments/payment-payload.ts";
+import { EXCESS_ITEM_KIND, receivedCents } from "../payloads/payment-payload.ts";
 import { moveStatus, tryMoveStatus } from "../shared/transition.ts";
 
 export type RefundState = "succeeded" | "failed" | "pending";

@@ -5,14 +5,15 @@
 //   grant: the order is refunded (order.refunded); its grant is revoked, or, for an early-renewal
 //          order, the time it added to the subscription is taken back (subscription.updated).
 import type { Order, Payment, Subscription } from "../../generated/prisma/client.ts";
-import { pixIssueAt } from "../billing/periods.ts";
+import { ORDER } from "../../prisma/status-machines.ts";
+import { pixIssueAt } from "../shared/periods.ts";
 import { emitEvents } from "../events/catalogue.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { endSubscription } from "../subscriptions/end-subscription.ts";
-import { emitSubscriptionEvents, lockSubscription } from "../subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 import { revertReferral } from "../referrals/revert-referral.ts";
 import type { Revoke } from "./refund-rules.ts";
-import { ORDER } from "../orders/transitions.ts";
 import { tryMoveStatus } from "../shared/transition.ts";
 
 export type Announce = () => Promise<void>;

@@ -1,7 +1,7 @@
 // Sandbox: the card network files a chargeback on a paid payment (simulateChargeback), and the
 // scheduled ones of test card 4000000000000259 falling due on the tenant's clock.
 import type { Runtime } from "../runtime.ts";
-import { paymentRowInclude } from "../payments/payment-payload.ts";
+import { paymentRowInclude } from "../payloads/payment-payload.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { tenantClock } from "../shared/clock.ts";

@@ -1,7 +1,7 @@
 // Sandbox: a payer's bank app pays the issued Pix charge whose BR Code payload is given. The
 // gateway's ledger records the payment, then the payment settles as the gateway's notice would.
 import type { Runtime } from "../runtime.ts";
-import { paymentRowInclude } from "../payments/payment-payload.ts";
+import { paymentRowInclude } from "../payloads/payment-payload.ts";
 import { settlePayment } from "../billing/settle-payment.ts";
 import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
 import { parseBrCode } from "../gateways/pix-br-code.ts";

@@ -6,7 +6,15 @@
 //                               restarts the count); absent or empty = disarmed.
 // Neither set: no hook at all (production).
 import fs from "node:fs";
-import type { FaultPoint } from "../runtime.ts";
+
+/**
+ * The dangerous windows a crash drill aims at:
+ * - after-gateway-charge / after-gateway-refund: the gateway acted, nothing of ours is committed yet;
+ * - after-commit: a use case committed its verdict, the caller has not heard (no response yet);
+ * - billing-mid-batch: between two subscriptions of a billing pass;
+ * - after-webhook-post: the receiver answered, the outcome is not recorded yet.
+ */
+export type FaultPoint = "after-gateway-charge" | "after-gateway-refund" | "after-commit" | "billing-mid-batch" | "after-webhook-post";
 
 export function crashFaultsFromEnv(env: NodeJS.ProcessEnv = process.env): ((point: FaultPoint) => void) | undefined {
   const fixed = env.CRASH_AT;

@@ -1,10 +1,11 @@
-// Status machines as data (Kill Bill's PaymentStates.xml): each status column has a table of allowed
-// moves, and every status write goes through moveStatus, which writes
+// Every status write goes through moveStatus, which guards it with the model's transition table
+// (prisma/status-machines.ts) and writes
 //   UPDATE <table> SET status = $to, ... WHERE id = $id AND tenant_id = $tenant AND status IN (<allowed from>)
 // so a row that moved meanwhile (a cancel committed first) is never overwritten: zero rows is a
-// conflict. The database refuses the same moves (triggers generated from these tables,
+// conflict. The database refuses the same moves (triggers generated from the same tables,
 // prisma/status-triggers.ts), so a write that bypasses this file fails too.
-import { Prisma, type InvoiceStatus, type OrderStatus, type PaymentStatus, type RefundStatus, type SubscriptionStatus } from "../../generated/prisma/client.ts";
+import { Prisma, type InvoiceStatus, type LinkStatus, type OrderStatus, type PaymentStatus, type ReferralStatus, type RefundStatus, type SubscriptionStatus } from "../../generated/prisma/client.ts";
+import type { StatusTable } from "../../prisma/status-machines.ts";
 import { AppError } from "./errors.ts";
 
 /** What each model's status write takes. */
@@ -14,19 +15,15 @@ interface Models {
   payment: { status: PaymentStatus; where: Prisma.PaymentWhereInput; data: Prisma.PaymentUncheckedUpdateManyInput };
   order: { status: OrderStatus; where: Prisma.OrderWhereInput; data: Prisma.OrderUncheckedUpdateManyInput };
   refund: { status: RefundStatus; where: Prisma.RefundWhereInput; data: Prisma.RefundUncheckedUpdateManyInput };
+  link: { status: LinkStatus; where: Prisma.LinkWhereInput; data: Prisma.LinkUncheckedUpdateManyInput };
+  referral: { status: ReferralStatus; where: Prisma.ReferralWhereInput; data: Prisma.ReferralUncheckedUpdateManyInput };
 }
 
 export type StatusModel = keyof Models;
 export type StatusOf<M extends StatusModel> = Models[M]["status"];
 
-export interface StatusMachine<M extends StatusModel> {
-  model: M;
-  /** The SQL table and its status enum type (raw SQL, triggers). */
-  table: string;
-  enumType: string;
-  /** from -> the statuses it may become. A status absent from its own list cannot be rewritten onto itself. */
-  transitions: { readonly [S in StatusOf<M>]: readonly StatusOf<M>[] };
-}
+/** A model's transition table (prisma/status-machines.ts), typed by the model's status enum. */
+export type StatusMachine<M extends StatusModel> = StatusTable<M, StatusOf<M>>;
 
 export function canMove<M extends StatusModel>(machine: StatusMachine<M>, from: StatusOf<M>, to: StatusOf<M>): boolean {
   return machine.transitions[from].includes(to);
@@ -35,11 +32,6 @@ export function canMove<M extends StatusModel>(machine: StatusMachine<M>, from: 
 /** The statuses a row may be in for `to` to be written (raw SQL: `status = ANY(${allowedFrom(...)}::"Enum"[])`). */
 export function allowedFrom<M extends StatusModel>(machine: StatusMachine<M>, to: StatusOf<M>): StatusOf<M>[] {
   return (Object.keys(machine.transitions) as StatusOf<M>[]).filter((from) => canMove(machine, from, to));
-}
-
-/** Every (from, to) pair the table allows, in table order (the trigger generator's input). */
-export function allowedPairs<M extends StatusModel>(machine: StatusMachine<M>): [StatusOf<M>, StatusOf<M>][] {
-  return (Object.keys(machine.transitions) as StatusOf<M>[]).flatMap((from) => machine.transitions[from].map((to) => [from, to] as [StatusOf<M>, StatusOf<M>]));
 }
 
 /** Raw SQL guard: `<column> = ANY(<statuses>)`, e.g. statusIn(PAYMENT, allowedFrom(PAYMENT, "PAID"), "p.status"). */
@@ -62,7 +54,7 @@ export function assertMove<M extends StatusModel>(machine: StatusMachine<M>, fro
   if (!canMove(machine, from, to)) throw moveRefused(machine.model, to, from);
 }
 
-/** A Prisma client or transaction: anything with the five model delegates. */
+/** A Prisma client or transaction: anything with the status models' delegates. */
 type Writer = Pick<Prisma.TransactionClient, StatusModel>;
 
 export interface MoveInput<M extends StatusModel> {

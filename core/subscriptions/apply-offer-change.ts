@@ -1,8 +1,8 @@
 // Moves a subscription to another offer inside the caller's transaction (immediate change, a
 // scheduled change coming due, a paid migration link). Any scheduled change is cleared; the active
 // coupon follows the subscription only when keep_coupon asked for it.
-import type { Tx } from "../events/record-event.ts";
-import { pixIssueAt } from "../billing/periods.ts";
+import type { Tx } from "../shared/tx.ts";
+import { pixIssueAt } from "../shared/periods.ts";
 
 export interface NewPeriod {
   start: Date;

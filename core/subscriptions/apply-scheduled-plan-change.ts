@@ -5,8 +5,8 @@
 // A declined renewal leaves the change pending until the invoice is paid. The batch fast path skips
 // subscriptions with a pending offer, so they always take this one-by-one path.
 import type { Subscription } from "../../generated/prisma/client.ts";
-import type { Tx } from "../events/record-event.ts";
-import type { Interval } from "../billing/periods.ts";
+import type { Tx } from "../shared/tx.ts";
+import type { Interval } from "../shared/periods.ts";
 import { applyOfferChange } from "./apply-offer-change.ts";
 
 /** Whether the invoice of the period starting at `periodStart` is the one that carries the scheduled change. */

@@ -1,12 +1,13 @@
 // POST /v1/subscriptions/{id}/cancel-plan-change (cancelPlanChange): drops the scheduled change
 // (pending_offer) and any open migration link, under the subscription lock; plan_change_canceled.
 import type { Runtime } from "../runtime.ts";
-import type { Interval } from "../billing/periods.ts";
-import { planChangeKind } from "../billing/proration.ts";
+import type { Interval } from "../shared/periods.ts";
+import { planChangeKind } from "../shared/proration.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { cents } from "../shared/money.ts";
-import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 import { cancelMigrationLinks } from "./gateway-migration.ts";
 import { planChangeResult } from "./plan-change-result.ts";
 

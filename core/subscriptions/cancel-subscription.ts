@@ -4,11 +4,12 @@
 // with subscription.updated; the billing run ends the subscription at the period end.
 import type { Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
-import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
-import { isIn, LIVING } from "./transitions.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
+import { isIn, LIVING } from "../shared/status-sets.ts";
 import { endSubscription } from "./end-subscription.ts";
 import { moveRefused } from "../shared/transition.ts";
 

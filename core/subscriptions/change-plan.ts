@@ -6,15 +6,16 @@ import type { Runtime } from "../runtime.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { cents } from "../shared/money.ts";
-import type { Tx } from "../events/record-event.ts";
-import type { Interval } from "../billing/periods.ts";
+import type { Tx } from "../shared/tx.ts";
+import type { Interval } from "../shared/periods.ts";
 import { applyOfferChange } from "./apply-offer-change.ts";
 import { assertNoProrationInFlight, chargePlanChange, reserveProration } from "./charge-plan-change.ts";
-import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 import { issueMigrationLink } from "./gateway-migration.ts";
 import { decidePlanChange, minimumChargeOf, type PlanChangeDecision } from "./plan-change-decision.ts";
 import { planChangeResult } from "./plan-change-result.ts";
-import { IN_GOOD_STANDING, isIn } from "./transitions.ts";
+import { IN_GOOD_STANDING, isIn } from "../shared/status-sets.ts";
 
 export interface ChangePlanInput {
   tenantId: string;

@@ -8,7 +8,7 @@ import type { Runtime } from "../runtime.ts";
 import { processDueSubscription, type DutyOutcome } from "../billing/process-due-subscription.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
-import { isIn, LIVING } from "./transitions.ts";
+import { isIn, LIVING } from "../shared/status-sets.ts";
 
 export interface ChargeNowResult {
   ok: boolean;

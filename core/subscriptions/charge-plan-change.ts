@@ -5,13 +5,13 @@
 // money goes back at once, as a surplus payment).
 import { Prisma, type GatewayAccount, type PaymentMethod, type Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Tx } from "../events/record-event.ts";
+import type { Tx } from "../shared/tx.ts";
 import { chargeCard, fetchChargeStatus } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import type { Cents } from "../shared/money.ts";
-import { lockSubscription } from "./emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 import { settlePayment } from "../billing/settle-payment.ts";
 
 export interface ProrationReservation {

@@ -6,14 +6,13 @@
 // announcement writes subscription.canceled (and the cancellation e-mail), so a caller can write its
 // own event first (payment.refunded) and every event still carries the state after the change.
 import type { Subscription } from "../../generated/prisma/client.ts";
-import { INVOICE } from "../billing/transitions.ts";
+import { INVOICE, PAYMENT, SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import { recordCancellationEmail } from "../emails/record-cancellation-email.ts";
-import type { Tx } from "../events/record-event.ts";
-import { PAYMENT } from "../payments/transitions.ts";
+import type { Tx } from "../shared/tx.ts";
 import { revertReferral } from "../referrals/revert-referral.ts";
 import { moveStatuses, tryMoveStatus } from "../shared/transition.ts";
-import { emitSubscriptionEvents } from "./emit-subscription-events.ts";
-import { LIVING, SUBSCRIPTION } from "./transitions.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { LIVING } from "../shared/status-sets.ts";
 
 export type EndCause =
   /** POST …/cancel, or a total refund / chargeback revoking the subscription: ends now, whatever was scheduled. */

@@ -2,43 +2,20 @@
 // change-plan issues at once a GATEWAY_MIGRATION link (/pay/{token}, 7 days) priced at the new offer
 // less the unused part of the current period, and emits subscription.migration_link_issued. Nothing
 // else changes until the customer pays it; a later change-plan or cancel-plan-change cancels it.
-//
-// For the /pay page:
-//   payGatewayMigrationLink(runtime, { tenantId, linkId, card, now })
-//     tenantId: the link's tenant; linkId: links.id (kind GATEWAY_MIGRATION, status OPEN, not expired);
-//     card: the page's card (core/links/page-card.ts): typed on a sandbox page, or the TARGET provider's
-//       browser token (Stripe.js pm_…; PCI SAQ A), saved at the target account with savePaymentMethod;
-//     now: the tenant's clock.
-//   Tokenizes the card on the new gateway, charges the link's price there, and moves the subscription
-//   to the new offer: card_auto on the new card, a new period from now, link PAID, events
-//   subscription.plan_changed + invoice.paid. Returns { subscriptionId, amountCents }.
-//   Throws AppError: conflict (409) when the link or subscription can no longer be paid;
-//   invalid_field {error, field: "card_number"} (422) when the card is refused or declined.
-import type { GatewayAccount, Offer, Subscription } from "../../generated/prisma/client.ts";
+import type { Offer, Subscription } from "../../generated/prisma/client.ts";
+import { LINK } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
 import { emitEvents } from "../events/catalogue.ts";
-import type { Tx } from "../events/record-event.ts";
-import { accountRef } from "../gateways/registry.ts";
 import { mintLink } from "../links/mint-link.ts";
-import { tokenizeOnPage, type PageCard } from "../links/page-card.ts";
-import { periodEnd } from "../billing/periods.ts";
-import { AppError } from "../shared/errors.ts";
-import { newId } from "../shared/ids.ts";
-import { cents, type Cents } from "../shared/money.ts";
-import { applyOfferChange } from "./apply-offer-change.ts";
-import { chargePlanChange, reserveProration } from "./charge-plan-change.ts";
-import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
-import { IN_GOOD_STANDING, isIn, SUBSCRIPTION } from "./transitions.ts";
-import { moveStatus } from "../shared/transition.ts";
-import { saveCard } from "../customers/save-card.ts";
-import { CARD_NOT_APPROVED } from "../checkout/refusal-texts.ts";
+import type { Cents } from "../shared/money.ts";
+import { moveStatuses } from "../shared/transition.ts";
+import type { Tx } from "../shared/tx.ts";
 
 const LINK_TTL_MS = 7 * 86_400_000;
 
 /** Cancels the subscription's open migration links (a newer change or cancel-plan-change supersedes them). */
 export async function cancelMigrationLinks(tx: Tx, tenantId: string, subscriptionId: string): Promise<number> {
-  const r = await tx.link.updateMany({ where: { tenantId, subscriptionId, kind: "GATEWAY_MIGRATION", status: "OPEN" }, data: { status: "CANCELED" } });
-  return r.count;
+  return moveStatuses(tx, LINK, { tenantId, where: { subscriptionId, kind: "GATEWAY_MIGRATION" }, to: "CANCELED" });
 }
 
 export async function issueMigrationLink(
@@ -60,58 +37,4 @@ export async function issueMigrationLink(
   const link = { url: `${runtime.config.publicUrl}${minted.path}`, offer_id: offer.id, expires_at: expiresAt.toISOString() };
   await emitEvents(tx, { tenantId, subject: { kind: "migration_link", subscriptionId: sub.id, link }, types: ["subscription.migration_link_issued"], at: now });
   return link;
-}
-
-const gone = () => new AppError("conflict", { error: "this link can no longer be paid" });
-const cardError = (error: string) => new AppError("invalid_field", { error, extra: { field: "card_number" } });
-
-export async function payGatewayMigrationLink(runtime: Runtime, input: { tenantId: string; linkId: string; card: PageCard; now: Date }) {
-  const prisma = runtime.db.prisma;
-  const { tenantId, now } = input;
-  const link = await prisma.link.findFirst({ where: { id: input.linkId, tenantId, kind: "GATEWAY_MIGRATION" } });
-  if (!link || link.status !== "OPEN" || !link.subscriptionId || !link.offerId || link.priceCents == null) throw gone();
-  if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) throw gone();
-  const offer = await prisma.offer.findFirstOrThrow({ where: { id: link.offerId, tenantId }, include: { gatewayAccount: true } });
-  const sub = await prisma.subscription.findFirstOrThrow({ where: { id: link.subscriptionId, tenantId } });
-  if (!isIn(IN_GOOD_STANDING, sub.status)) throw gone();
-
-  const account: GatewayAccount = offer.gatewayAccount;
-  const gw = { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: sub.id, now };
-  // The card is saved at the TARGET account (the new offer's gateway), by its own tokenizer.
-  const token = await tokenizeOnPage(gw, link.id, input.card, { tenantId, customerId: sub.customerId }, { chargeFollows: true });
-  const card = await saveCard(prisma, { tenantId, customerId: sub.customerId, gatewayAccountId: account.id, token });
-  const newPeriod = { start: now, end: periodEnd(now, offer.interval ?? "MONTH", now.getUTCDate()), anchorDay: now.getUTCDate() };
-
-  const reservation = await prisma.$transaction(async (tx) => {
-    await lockSubscription(tx, tenantId, sub.id);
-    const fresh = await tx.link.findFirstOrThrow({ where: { id: link.id, tenantId } });
-    const current = await tx.subscription.findFirstOrThrow({ where: { id: sub.id, tenantId } });
-    if (fresh.status !== "OPEN" || !isIn(IN_GOOD_STANDING, current.status)) throw gone();
-    return reserveProration(tx, { subscription: current, account, card, amountCents: cents(link.priceCents!), periodEnd: newPeriod.end, now });
-  });
-  await chargePlanChange(runtime, {
-    tenantId,
-    subscriptionId: sub.id,
-    reservation,
-    now,
-    declined: () => cardError(CARD_NOT_APPROVED),
-    onPage: true,
-    apply: async (tx, current, paymentId) => {
-      const taken = await tx.link.updateMany({ where: { id: link.id, tenantId, status: "OPEN" }, data: { status: "PAID", usedAt: now } });
-      if (taken.count !== 1) throw gone();
-      await applyOfferChange(tx, {
-        tenantId,
-        subscriptionId: current.id,
-        collectionMethod: "CARD_AUTO",
-        offer,
-        keepCoupon: current.pendingKeepCoupon,
-        period: newPeriod,
-        extra: { paymentMethodId: card.id, collectionMethod: "CARD_AUTO", lastPaymentId: paymentId },
-      });
-      // A trial paid by the migration link starts its first paid period: trialing -> active.
-      await moveStatus(tx, SUBSCRIPTION, { id: current.id, tenantId, to: "ACTIVE" });
-      await emitSubscriptionEvents(tx, { tenantId, subscriptionId: current.id, types: ["subscription.plan_changed", "invoice.paid"], at: now });
-    },
-  });
-  return { subscriptionId: sub.id, amountCents: link.priceCents };
 }

@@ -1,7 +1,7 @@
 // What a change-plan request does, decided from the subscription and the target offer alone (no I/O):
 // the contract's kind and effect, the charge and, for an immediate change, the period that follows.
 import { capabilitiesSchema } from "../gateways/capabilities.ts";
-import { periodEnd, type Interval } from "../billing/periods.ts";
+import { periodEnd, type Interval } from "../shared/periods.ts";
 import {
   creditTimeEnd,
   planChangeKind,
@@ -9,7 +9,7 @@ import {
   risesOrSameIntervalTie,
   unusedCreditCents,
   type PlanChangeKind,
-} from "../billing/proration.ts";
+} from "../shared/proration.ts";
 import type { NewPeriod } from "./apply-offer-change.ts";
 import { cents, type Cents } from "../shared/money.ts";
 

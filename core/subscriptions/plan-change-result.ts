@@ -1,6 +1,6 @@
 // The result of change-plan and cancel-plan-change: which subscription (its state is read by the
 // caller after the change) and the plan_change object of service-contract §5, in the domain's terms.
-import type { PlanChangeKind } from "../billing/proration.ts";
+import type { PlanChangeKind } from "../shared/proration.ts";
 import type { PlanChangeEffect } from "./plan-change-decision.ts";
 import type { Cents } from "../shared/money.ts";
 

@@ -4,7 +4,8 @@
 import type { Runtime } from "../runtime.ts";
 import { notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
-import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 
 export interface RemoveCouponInput {
   tenantId: string;

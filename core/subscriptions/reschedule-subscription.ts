@@ -2,11 +2,12 @@
 // trial) moves to `next_billing_at`. Nothing is charged; the cadence follows the new date (the
 // anchor day becomes its day of month). Allowed for active and trialing (service-contract §5).
 import type { Runtime } from "../runtime.ts";
-import { pixIssueAt } from "../billing/periods.ts";
+import { pixIssueAt } from "../shared/periods.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
-import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
-import { IN_GOOD_STANDING, isIn } from "./transitions.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
+import { IN_GOOD_STANDING, isIn } from "../shared/status-sets.ts";
 
 // Date and time with an explicit offset: a time without one would mean a different instant per reader.
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/i;

@@ -1,10 +1,11 @@
 // POST /v1/subscriptions/{id}/cancel/undo: the scheduled (at_period_end) cancellation is dropped
 // and the subscription renews normally. A canceled subscription is never resurrected.
 import type { Runtime } from "../runtime.ts";
-import { pixIssueAt } from "../billing/periods.ts";
+import { pixIssueAt } from "../shared/periods.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
-import { emitSubscriptionEvents, lockSubscription } from "./emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
+import { lockSubscription } from "../shared/lock-subscription.ts";
 
 export interface UndoCancelInput {
   tenantId: string;

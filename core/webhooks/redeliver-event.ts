@@ -5,7 +5,7 @@ import type { PrismaClient } from "../../generated/prisma/client.ts";
 import type { Db } from "../../prisma/client.ts";
 import type { Clock } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
-import { deliveryId, subscribedEndpoints } from "./delivery-fan-out.ts";
+import { deliveryId, subscribedEndpoints } from "../events/delivery-fan-out.ts";
 import { WEBHOOKS_CHANNEL } from "./dispatcher.ts";
 
 export async function redeliverEvent(db: Db, clock: Clock, input: { tenantId: string; eventId: string }) {

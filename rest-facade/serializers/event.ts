@@ -2,10 +2,10 @@
 // the event's shape. The envelope and the three data shapes are the core's pure builders, the same
 // ones the webhook sender uses; the data's keys come back in the order of the stored jsonb column.
 import { eventEnvelope } from "../../core/events/event-envelope.ts";
-import { orderEventBody, type OrderEventFields } from "../../core/orders/order-body.ts";
-import { referralEventBody, type ReferralEventFields } from "../../core/referrals/referral-body.ts";
+import { orderEventBody, type OrderEventFields } from "../../core/payloads/order-body.ts";
+import { referralEventBody, type ReferralEventFields } from "../../core/payloads/referral-body.ts";
 import { jsonbOrder } from "../../core/shared/jsonb-order.ts";
-import { subscriptionBody, type SubscriptionFields } from "../../core/subscriptions/subscription-body.ts";
+import { subscriptionBody, type SubscriptionFields } from "../../core/payloads/subscription-body.ts";
 
 export type EventDataSelection =
   | (SubscriptionFields & { __typename: "SubscriptionEventData"; migrationLink: { url: string; offerId: string; expiresAt: string } | null })

@@ -1,7 +1,7 @@
 // Payment bodies of /v1 from the typed Payment selection: the row (customer payments), the detail
 // (GET /v1/payments/{id}) and last_payment. The shapes are the core's pure builders (payment-body.ts),
 // the same ones the webhook data uses.
-import { lastPaymentBody, paymentDetailBody, paymentRowBody, type LastPaymentFields, type PaymentFields, type PaymentItemFields } from "../../core/payments/payment-body.ts";
+import { lastPaymentBody, paymentDetailBody, paymentRowBody, type LastPaymentFields, type PaymentFields, type PaymentItemFields } from "../../core/payloads/payment-body.ts";
 
 export type PaymentRowSelection = Omit<PaymentFields, "paidAmountCents">;
 export type PaymentDetailSelection = PaymentRowSelection & { items: PaymentItemFields[] };

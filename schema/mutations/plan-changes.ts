@@ -4,7 +4,7 @@ import { changePlan } from "../../core/subscriptions/change-plan.ts";
 import type { PlanChangeObject, PlanChangeResult } from "../../core/subscriptions/plan-change-result.ts";
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
-import { subscriptionPayloadInclude } from "../../core/subscriptions/subscription-payload.ts";
+import { subscriptionPayloadInclude } from "../../core/payloads/subscription-payload.ts";
 import { SubscriptionRef } from "../types/subscription.ts";
 
 type PlanChangeAnswer = PlanChangeResult & { tenantId: string };

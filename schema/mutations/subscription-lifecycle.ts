@@ -8,7 +8,7 @@ import { undoCancel, type UndoCancelResult } from "../../core/subscriptions/undo
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
 import { SubscriptionStatusEnum } from "../types/enums.ts";
-import { subscriptionPayloadInclude } from "../../core/subscriptions/subscription-payload.ts";
+import { subscriptionPayloadInclude } from "../../core/payloads/subscription-payload.ts";
 import { SubscriptionRef } from "../types/subscription.ts";
 
 // The read-only account rule is applied to every mutation by the builder (schema/scopes.ts).

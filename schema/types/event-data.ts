@@ -1,10 +1,10 @@
 // The data of an event, typed: the stored snake_case JSON (as sent in the webhook) read back as one of
 // the contract's three data shapes. The fields keep the names of the live types (Subscription, Order).
-import type { OrderEventFields } from "../../core/orders/order-body.ts";
-import type { LastPaymentFields } from "../../core/payments/payment-body.ts";
-import type { ReferralEventFields, ReferralPartyFields } from "../../core/referrals/referral-body.ts";
-import type { SubscriptionFields } from "../../core/subscriptions/subscription-body.ts";
-import { trackingFields } from "../../core/subscriptions/subscription-payload.ts";
+import type { OrderEventFields } from "../../core/payloads/order-body.ts";
+import type { LastPaymentFields } from "../../core/payloads/payment-body.ts";
+import type { ReferralEventFields, ReferralPartyFields } from "../../core/payloads/referral-body.ts";
+import type { SubscriptionFields } from "../../core/payloads/subscription-body.ts";
+import { trackingFields } from "../../core/payloads/subscription-payload.ts";
 import { builder } from "../builder.ts";
 import {
   BillingIntervalEnum,

@@ -1,5 +1,5 @@
 // GET /v1/orders/{id}/payment-link as a query: the Pix of a pending order, to resend to the customer.
-import { getOrderPaymentLink } from "../../core/orders/get-order-payment-link.ts";
+import { getOrderPaymentLink } from "../../core/links/get-order-payment-link.ts";
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
 import { PaymentLinkRef } from "./payment-link.ts";

@@ -1,5 +1,5 @@
 // Order: a one-time purchase (units of a one-time offer, a renewal advance or a campaign renewal).
-import { trackingFields } from "../../core/subscriptions/subscription-payload.ts";
+import { trackingFields } from "../../core/payloads/subscription-payload.ts";
 import { isId } from "../../core/shared/ids.ts";
 import { notFound } from "../../core/shared/errors.ts";
 import { builder } from "../builder.ts";

@@ -1,5 +1,5 @@
 // PaymentLink: a public /pay link to pay an open invoice or a pending order, with its Pix QR.
-import type { getOrderPaymentLink } from "../../core/orders/get-order-payment-link.ts";
+import type { getOrderPaymentLink } from "../../core/links/get-order-payment-link.ts";
 import { builder } from "../builder.ts";
 
 type PaymentLinkResult = Awaited<ReturnType<typeof getOrderPaymentLink>>;

@@ -1,6 +1,6 @@
 // Payment: a charge attempt of an invoice or an order, with its items; CardMask is the masked card.
 import { getPayment } from "../../core/payments/get-payment.ts";
-import { apiPaymentStatus, cardOf, itemRefunded, paidAmountCents, paymentReference } from "../../core/payments/payment-payload.ts";
+import { apiPaymentStatus, cardOf, itemRefunded, paidAmountCents, paymentReference } from "../../core/payloads/payment-payload.ts";
 import { builder } from "../builder.ts";
 import { tenantIdFor } from "../tenant-scope.ts";
 import { PaymentKindEnum, PaymentMethodTypeEnum, PaymentStatusEnum } from "./enums.ts";

@@ -1,5 +1,5 @@
 // GET /v1/subscriptions/{id}/payment-link as a query: the public link to pay the open invoice.
-import { getSubscriptionPaymentLink } from "../../core/subscriptions/get-subscription-payment-link.ts";
+import { getSubscriptionPaymentLink } from "../../core/links/get-subscription-payment-link.ts";
 import { builder } from "../builder.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
 import { PaymentLinkRef } from "./payment-link.ts";

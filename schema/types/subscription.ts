@@ -5,8 +5,8 @@ import type { Page } from "../../core/shared/pagination.ts";
 import { getSubscription } from "../../core/subscriptions/get-subscription.ts";
 import { listSubscriptions } from "../../core/subscriptions/list-subscriptions.ts";
 import { listSubscriptionGatewayEvents } from "../../core/subscriptions/list-subscription-gateway-events.ts";
-import { pendingOfferFields, subscriptionCard, subscriptionNextCharge, subscriptionPayloadInclude, trackingFields, type SubscriptionForPayload } from "../../core/subscriptions/subscription-payload.ts";
-import type { PendingOfferFields, TrackingFields } from "../../core/subscriptions/subscription-body.ts";
+import { pendingOfferFields, subscriptionCard, subscriptionNextCharge, subscriptionPayloadInclude, trackingFields, type SubscriptionForPayload } from "../../core/payloads/subscription-payload.ts";
+import type { PendingOfferFields, TrackingFields } from "../../core/payloads/subscription-body.ts";
 import { builder } from "../builder.ts";
 import { tenantIdFor } from "../tenant-scope.ts";
 import { BillingIntervalEnum, CollectionMethodEnum, SubscriptionStatusEnum } from "./enums.ts";
@@ -49,7 +49,7 @@ export const TrackingRef = builder.objectRef<TrackingFields>("Tracking").impleme
   }),
 });
 
-// The payload's include (core/subscriptions/subscription-payload.ts) is loaded with every subscription
+// The payload's include (core/payloads/subscription-payload.ts) is loaded with every subscription
 // row (a type-level include, planned into whatever query loads the rows): the payload fields below, the
 // customer included, read it off the row. As per-field selections and a relation, each of them went
 // through the plugin's loader mapping once per row, a large share of a long page's CPU.

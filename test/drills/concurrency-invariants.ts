@@ -2,8 +2,9 @@
 // the sandbox gateway's own ledger (sandbox_charges) and call log (gateway_events). Every failed
 // check is collected with its subject, so one run shows all of them.
 import { isDeepStrictEqual } from "node:util";
-import { canTransition } from "../../core/subscriptions/transitions.ts";
 import { SURPLUS_REFUND_REASON } from "../../core/payments/refund-surplus-payment.ts";
+import { canMove } from "../../core/shared/transition.ts";
+import { SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import { events, subscription } from "../helpers/billing.ts";
 import { testService } from "../helpers/service.ts";
 import type { DrillWorld } from "./concurrency-setup.ts";
@@ -103,7 +104,7 @@ export async function checkSubscriptions(k: Checker, world: DrillWorld, recorder
     for (const e of lifecycle) {
       const from = String(prev.status).toUpperCase() as never;
       const to = String(e.data.status).toUpperCase() as never;
-      k.check(from === to || canTransition(from, to), `${s.name}: ${e.type} moves ${prev.status} -> ${e.data.status}`);
+      k.check(from === to || canMove(SUBSCRIPTION, from, to), `${s.name}: ${e.type} moves ${prev.status} -> ${e.data.status}`);
       const expectStatus: Record<string, string> = { "subscription.canceled": "canceled", "subscription.past_due": "past_due", "invoice.paid": "active", "subscription.plan_changed": "active" };
       if (expectStatus[e.type]) k.check(e.data.status === expectStatus[e.type], `${s.name}: ${e.type} with status ${e.data.status}`);
       if (e.type === "subscription.plan_change_scheduled") k.check(e.data.pending_offer !== null, `${s.name}: plan_change_scheduled without pending_offer`);

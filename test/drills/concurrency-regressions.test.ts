@@ -2,7 +2,8 @@
 // at the charge (a gate on the adapter) while the competing request runs, then released.
 import { newId } from "../../core/shared/ids.ts";
 import { afterEach, describe, expect, it } from "vitest";
-import { lockSubscription, emitSubscriptionEvents } from "../../core/subscriptions/emit-subscription-events.ts";
+import { emitSubscriptionEvents } from "../../core/events/emit-subscription-events.ts";
+import { lockSubscription } from "../../core/shared/lock-subscription.ts";
 import { advanceClock, CARDS, events, makeOffer, subscribe, subscription } from "../helpers/billing.ts";
 import { op, post } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";

@@ -8,9 +8,9 @@
 //           current state agrees with its last event, its invoices and its payments;
 //   drained nothing PENDING, in flight or leased is left (refunds, payments, deliveries, claims).
 import pg from "pg";
-import { SUBSCRIPTION_TRANSITIONS } from "../../core/subscriptions/transitions.ts";
 import type { SubscriptionStatus } from "../../generated/prisma/client.ts";
 import { pgPoolConfig } from "../../prisma/connection.ts";
+import { SUBSCRIPTION } from "../../prisma/status-machines.ts";
 
 export interface CheckResult {
   violations: string[];
@@ -117,7 +117,7 @@ export class DrillDb {
       let prev: string | null = null;
       for (const h of seq) {
         if (prev === null && !["ACTIVE", "TRIALING", "PENDING_FIRST_PAYMENT"].includes(h.status)) v.push(`states: ${s.id} born ${h.status} (${h.type})`);
-        if (prev !== null && prev !== h.status && !SUBSCRIPTION_TRANSITIONS[prev as SubscriptionStatus]?.includes(h.status as SubscriptionStatus)) {
+        if (prev !== null && prev !== h.status && !SUBSCRIPTION.transitions[prev as SubscriptionStatus]?.includes(h.status as SubscriptionStatus)) {
           v.push(`states: ${s.id} moved ${prev} -> ${h.status} (${h.type} ${h.id})`);
         }
         prev = h.status;

@@ -3,7 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { advanceClock, events, subscribe, subscription } from "../helpers/billing.ts";
 import { op, post } from "../helpers/http.ts";
+import { testService } from "../helpers/service.ts";
 import { newTenant, type TestTenant } from "../helpers/tenant.ts";
+import { isAppError } from "../../core/shared/errors.ts";
+import { moveStatus } from "../../core/shared/transition.ts";
+import { REFERRAL } from "../../prisma/status-machines.ts";
 import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
 import { refund } from "../refunds/refund-helpers.ts";
 import { anotherPerson, createProgram, referralLink } from "./referral-helpers.ts";
@@ -108,6 +112,23 @@ describe("referral scenarios", () => {
     expect((await post(`/v1/subscriptions/${other.biaSub}/cancel`, other.t.writeKey, {})).status).toBe(200);
     expect((await referralEvents(other.t)).map((e) => e.type)).toEqual(["referral.created", "referral.qualified", "referral.rewarded"]);
     expect((await subscription(other.t, other.anaSub)).next_charge_amount_cents).toBe(4241);
+  });
+
+  it("a reverted referral never comes back: the transition table and the database refuse every move out of reverted", async () => {
+    const { t, biaSub } = await story({ value: 15, cycles: 2 }, 2);
+    expect((await post(`/v1/subscriptions/${biaSub}/cancel`, t.writeKey, {})).status).toBe(200);
+    const db = (await testService()).runtime.db.prisma;
+    const referral = await db.referral.findFirstOrThrow({ where: { tenantId: t.tenantId, referredSubscriptionId: biaSub } });
+    expect(referral.status).toBe("REVERTED");
+    for (const to of ["PENDING", "QUALIFIED", "REWARDED", "REVERTED"]) {
+      const answer = await db
+        .$executeRawUnsafe(`UPDATE referrals SET status = $1::"ReferralStatus" WHERE id = $2`, to, referral.id)
+        .then(() => "accepted", (e: Error) => e.message + JSON.stringify((e as { meta?: unknown }).meta ?? ""));
+      expect(answer, `REVERTED -> ${to}`).toMatch(/referrals_status_transition/);
+    }
+    await expect(moveStatus(db, REFERRAL, { id: referral.id, tenantId: t.tenantId, to: "QUALIFIED" })).rejects.toSatisfy((e) => isAppError(e) && e.status === 409);
+    expect((await referralLink(t, "ana")).progress).toEqual({ pending: 0, qualified: 0, rewarded: 0, reverted: 1 });
+    expect((await referralEvents(t)).map((e) => e.type)).toEqual(["referral.created", "referral.reverted"]);
   });
 
   it("a chargeback of the referred after the reward withdraws the unused discount cycles", async () => {

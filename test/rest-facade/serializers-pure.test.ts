@@ -26,6 +26,6 @@ describe("rest-facade/serializers", () => {
     const impure = [...reached].filter((m) => /prisma|generated|runtime|pg|db\b/i.test(m));
     expect(impure).toEqual([]);
     // The shared builders are there: one source for REST bodies and webhook data.
-    expect([...reached]).toEqual(expect.arrayContaining(["core/subscriptions/subscription-body.ts", "core/payments/payment-body.ts", "core/events/event-envelope.ts"]));
+    expect([...reached]).toEqual(expect.arrayContaining(["core/payloads/subscription-body.ts", "core/payloads/payment-body.ts", "core/events/event-envelope.ts"]));
   });
 });

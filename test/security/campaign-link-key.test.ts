@@ -5,7 +5,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { campaignLinkToken } from "../../core/campaigns/campaign-rules.ts";
-import { createRuntime } from "../../core/runtime.ts";
+import { createRuntime } from "../../core/create-runtime.ts";
 import { createLogger } from "../../core/shared/logger.ts";
 import { sha256Hex } from "../../core/shared/secrets.ts";
 import { openDb } from "../../prisma/client.ts";

@@ -18,7 +18,7 @@ import { advanceClock, subscribe } from "../helpers/billing.ts";
 import { gql } from "../helpers/http.ts";
 import { ADMIN_TOKEN, testService } from "../helpers/service.ts";
 import { scratchPgDatabase } from "../helpers/child-service.ts";
-import { createRuntime } from "../../core/runtime.ts";
+import { createRuntime } from "../../core/create-runtime.ts";
 import { createLogger } from "../../core/shared/logger.ts";
 import { openDb } from "../../prisma/client.ts";
 import { newTenant, type TestTenant } from "../helpers/tenant.ts";

@@ -1,7 +1,7 @@
 // What a change-plan request does (billing-api.md change-plan, service-contract §5), one row per rule
 // of decidePlanChange. Expected charges, credits and instants are worked out by hand beside each row.
 import { describe, expect, it } from "vitest";
-import type { Interval } from "../../../core/billing/periods.ts";
+import type { Interval } from "../../../core/shared/periods.ts";
 import type { Cents } from "../../../core/shared/money.ts";
 import {
   decidePlanChange,

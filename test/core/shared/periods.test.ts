@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addMonthsKeepingAnchor, nextRetryAt, periodEnd, pixIssueAt, retryInstants, trialEnd } from "../../../core/billing/periods.ts";
+import { addCycles, addMonthsKeepingAnchor, nextRetryAt, periodEnd, pixIssueAt, retryInstants, trialEnd } from "../../../core/shared/periods.ts";
 
 const d = (iso: string) => new Date(iso);
 const iso = (x: Date | null) => x?.toISOString() ?? null;
@@ -62,5 +62,20 @@ describe("dunning, Pix and trial instants", () => {
   it("issues Pix 3 days before the due instant and ends trials after whole days", () => {
     expect(iso(pixIssueAt(d("2028-03-01T00:00:00.000Z")))).toBe("2028-02-27T00:00:00.000Z");
     expect(iso(trialEnd(d("2028-02-20T15:00:00.000Z"), 14))).toBe("2028-03-05T15:00:00.000Z");
+  });
+});
+
+describe("addCycles (a campaign's bonus)", () => {
+  it.each([
+    ["2027-04-01T12:00:00.000Z", 1, "month", 1, "2027-05-01T12:00:00.000Z"],
+    ["2027-01-31T00:00:00.000Z", 1, "month", 31, "2027-02-28T00:00:00.000Z"],
+    ["2028-01-31T00:00:00.000Z", 1, "month", 31, "2028-02-29T00:00:00.000Z"],
+    ["2027-02-28T00:00:00.000Z", 1, "month", 31, "2027-03-31T00:00:00.000Z"],
+    ["2027-12-15T08:30:00.000Z", 2, "month", 15, "2028-02-15T08:30:00.000Z"],
+    ["2028-02-29T00:00:00.000Z", 1, "year", 29, "2029-02-28T00:00:00.000Z"],
+    ["2027-12-31T23:00:00.000Z", 10, "day", 31, "2028-01-10T23:00:00.000Z"],
+    ["2027-04-01T12:00:00.000Z", 0, "year", 1, "2027-04-01T12:00:00.000Z"],
+  ])("%s + %i %s (anchor %i) = %s", (from, cycles, unit, anchor, expected) => {
+    expect(addCycles(new Date(from), cycles, unit, anchor).toISOString()).toBe(expected);
   });
 });

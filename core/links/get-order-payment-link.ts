@@ -2,13 +2,13 @@
 // renewal advance) to resend to the customer: a /pay link showing the QR, never the order id. A QR
 // that expired is reopened as the order's next Pix attempt; the order stays the same.
 import type { Order, Payment } from "../../generated/prisma/client.ts";
+import { PAYMENT } from "../../prisma/status-machines.ts";
 import { createPixCharge } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
-import { mintLink } from "../links/mint-link.ts";
+import { mintLink } from "./mint-link.ts";
 import type { Runtime } from "../runtime.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId, newId } from "../shared/ids.ts";
-import { PAYMENT } from "../payments/transitions.ts";
 import { tryMoveStatus } from "../shared/transition.ts";
 import { cents } from "../shared/money.ts";
 

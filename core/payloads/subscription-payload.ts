@@ -2,8 +2,8 @@
 // every subscription.* and invoice.* event, plan-change and reschedule answers). The GraphQL type's
 // resolvers use the same helpers; the snake_case shape lives in subscription-body.ts.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import { nextChargeAmountCents } from "../billing/next-charge.ts";
-import { paymentFields } from "../payments/payment-payload.ts";
+import { nextChargeAmountCents } from "../shared/next-charge.ts";
+import { paymentFields } from "./payment-payload.ts";
 import { cents, type Cents } from "../shared/money.ts";
 import { subscriptionBody, type PendingOfferFields, type SubscriptionFields, type TrackingFields } from "./subscription-body.ts";
 

@@ -10,8 +10,8 @@ import {
   risesOrSameIntervalTie,
   roundHalfUp,
   unusedCreditCents,
-} from "../../../core/billing/proration.ts";
-import type { Interval } from "../../../core/billing/periods.ts";
+} from "../../../core/shared/proration.ts";
+import type { Interval } from "../../../core/shared/periods.ts";
 import type { Cents } from "../../../core/shared/money.ts";
 
 const d = (iso: string) => new Date(iso);

@@ -2,7 +2,7 @@
 // bodies (webhook data); the GraphQL Payment type resolves with the same helpers. The snake_case
 // shapes themselves live in payment-body.ts.
 import type { Payment, PaymentItem, Prisma } from "../../generated/prisma/client.ts";
-import { MONEY_TAKEN } from "./transitions.ts";
+import { MONEY_TAKEN } from "../shared/status-sets.ts";
 import { lastPaymentBody, type CardMaskFields, type PaymentFields } from "./payment-body.ts";
 
 export const paymentRowInclude = {

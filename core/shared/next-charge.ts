@@ -1,5 +1,5 @@
 // Pure maths for the amount of the next cycle: offer price less the active coupon. Integer cents only.
-import { cents, type Cents } from "../shared/money.ts";
+import { cents, type Cents } from "./money.ts";
 
 export interface CouponTerms {
   percentOff: number | null;

@@ -2,7 +2,7 @@
 // type. Pure: the REST facade's serializer (GET /v1/subscriptions…, plan-change and reschedule
 // answers, GET /v1/events) and the core's webhook data (subscription.* and invoice.* events) both call
 // it, so the snake_case shape is written once.
-import { lastPaymentBody, type CardMaskFields, type LastPaymentFields } from "../payments/payment-body.ts";
+import { lastPaymentBody, type CardMaskFields, type LastPaymentFields } from "./payment-body.ts";
 import { jsonbOrder } from "../shared/jsonb-order.ts";
 
 export interface PendingOfferFields {

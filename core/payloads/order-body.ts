@@ -1,8 +1,8 @@
 // The contract's order event data (order.* events, payment.refunded of an order) from the camelCase
 // fields of the GraphQL OrderEventData type. Pure: the core's webhook data and the REST facade's
 // GET /v1/events serializer both call it.
-import { lastPaymentBody, type LastPaymentFields } from "../payments/payment-body.ts";
-import { trackingBody, type TrackingFields } from "../subscriptions/subscription-body.ts";
+import { lastPaymentBody, type LastPaymentFields } from "./payment-body.ts";
+import { trackingBody, type TrackingFields } from "./subscription-body.ts";
 
 export interface OrderEventFields {
   orderId: string;

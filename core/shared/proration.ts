@@ -1,6 +1,6 @@
 // Pure maths of a plan change (service-contract §5): annualized comparison, proration by seconds
 // remaining in the period (integer cents, rounded half up), and credit converted to time.
-import { cents, type Cents } from "../shared/money.ts";
+import { cents, type Cents } from "./money.ts";
 import { periodEnd, type Interval } from "./periods.ts";
 
 const SECOND_MS = 1000;

@@ -10,19 +10,19 @@
 // change nothing; a verified notice about nothing of ours is recorded as ignored.
 import type { Refund, Payment } from "../../generated/prisma/client.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import { recordLatePixPayment } from "../billing/record-late-pix-payment.ts";
-import { settlePayment } from "../billing/settle-payment.ts";
-import type { Tx } from "../events/record-event.ts";
+import { recordLatePixPayment } from "./record-late-pix-payment.ts";
+import { settlePayment } from "./settle-payment.ts";
+import type { Tx } from "../shared/tx.ts";
 import { recordChargeback } from "../payments/record-chargeback.ts";
 import { finishRefund } from "../refunds/finish-refund.ts";
 import type { Runtime } from "../runtime.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId, newId } from "../shared/ids.ts";
-import { CredentialsUnavailable } from "./adapter.ts";
-import type { GatewayNotification } from "./gateway-notification.ts";
-import { logGatewayEvent, paymentNotice } from "./log-gateway-event.ts";
-import { accountRef } from "./registry.ts";
+import { CredentialsUnavailable } from "../gateways/adapter.ts";
+import type { GatewayNotification } from "../gateways/gateway-notification.ts";
+import { logGatewayEvent, paymentNotice } from "../gateways/log-gateway-event.ts";
+import { accountRef } from "../gateways/registry.ts";
 
 export type NotificationResult = "applied" | "ignored";
 

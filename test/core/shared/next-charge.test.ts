@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterDiscountedCycle, chargeSchedule, couponDiscountCents, nextChargeAmountCents } from "../../../core/billing/next-charge.ts";
+import { afterDiscountedCycle, chargeSchedule, couponDiscountCents, nextChargeAmountCents } from "../../../core/shared/next-charge.ts";
 import { cents } from "../../../core/shared/money.ts";
 
 describe("next_charge_amount_cents", () => {

@@ -1,5 +1,5 @@
 // Amount of a cycle's invoice: the offer price less the active coupon (integer cents, branded).
-import { cents, type Cents } from "../shared/money.ts";
+import { cents, type Cents } from "./money.ts";
 import { couponDiscountCents, type CouponTerms } from "./next-charge.ts";
 
 export interface InvoiceAmount {

@@ -49,3 +49,10 @@ export function pixIssueAt(due: Date): Date {
 export function trialEnd(start: Date, days: number): Date {
   return new Date(start.getTime() + days * DAY_MS);
 }
+
+/** `to` plus `cycles` days, months or years (a campaign's bonus); months and years keep the anchor day. */
+export function addCycles(to: Date, cycles: number, unit: string, anchorDay: number): Date {
+  if (cycles <= 0) return to;
+  if (unit === "day") return new Date(to.getTime() + cycles * 86_400_000);
+  return addMonthsKeepingAnchor(to, unit === "year" ? 12 * cycles : cycles, anchorDay);
+}
