@@ -63,6 +63,7 @@ describe.each(DRIVERS)("$name: declines", (d) => {
     const link = await get(`/v1/subscriptions/${s.subscriptionId}/payment-link`, s.t.readKey);
     expect(link).toMatchObject({ status: 200, body: { status: "open", amount_cents: 4990 } });
     expect(link.body.url).toMatch(/\/pay\/pl_[0-9A-Za-z]{32}$/);
+    await d.hooks?.linkPix?.(s, link.body.pix.copy_paste);
     expectResult(await (await d.payPix(s, link.body.pix.copy_paste)).deliver(), "applied");
     await log.collect();
     expect((await subscriptionOf(s, s.subscriptionId)).status).toBe("active");

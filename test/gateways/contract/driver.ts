@@ -84,6 +84,10 @@ export interface ProviderDriver {
     pixCheckout?(s: ContractSubscription, pix: PaymentRow, answer: Obj): Promise<void>;
     declinedAttempt?(attempt: PaymentRow): Promise<void>;
     pixReconciled?(pix: PaymentRow): Promise<void>;
+    /** The open invoice's Pix (of its /pay link) before the payer pays it. */
+    linkPix?(s: ContractSubscription, copyPaste: string): Promise<void>;
+    /** A card payment refunded in full, after the stories' own checks. */
+    refunded?(s: ContractSubscription, payment: PaymentRow): Promise<void>;
   };
 }
 

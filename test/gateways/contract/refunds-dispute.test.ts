@@ -41,6 +41,7 @@ describe.each(DRIVERS)("$name: refunds and disputes", (d) => {
     const ours = await refundsOfOurs(payment!.id);
     expect(await d.refundsOf(payment!.gatewayChargeId)).toEqual(ours.map((o) => ({ amount: o.amountCents, key: o.idempotencyKey })));
     expect((await d.side(payment!.idempotencyKey)).refunded).toBe(4990);
+    await d.hooks?.refunded?.(s, payment!);
     // Past the balance: refused, nothing more asked of the provider.
     expect((await refund(1)).status).toBe(422);
     expect(await d.refundsOf(payment!.gatewayChargeId)).toHaveLength(3);

@@ -111,6 +111,12 @@ export const mercadopago: ProviderDriver & { fake(): FakeMercadoPago } = {
       expect(answer.pix.copy_paste).toBe(mp.point_of_interaction.transaction_data.qr_code);
       expect(mp.payer.email).toMatch(/@example\.com$/);
     },
+    // Refunded in full, the payment is refunded at Mercado Pago; its own notice afterwards changes nothing more.
+    async refunded(s, payment) {
+      expect(fake.payments.get(payment.gatewayChargeId)).toMatchObject({ status: "refunded", transaction_amount_refunded: 49.9 });
+      expect(await notice(s.accountId, payment.gatewayChargeId).deliver()).not.toBeNull();
+      expect((await get(`/v1/payments/${payment.id}`, s.t.readKey)).body.refunded_amount_cents).toBe(4990);
+    },
     async declinedAttempt(attempt) {
       expect(fake.paymentsFor(attempt.idempotencyKey).map((p) => p.status)).toEqual(["rejected"]);
     },

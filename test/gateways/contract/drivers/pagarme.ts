@@ -93,6 +93,16 @@ export const pagarme: ProviderDriver & { fake(): FakePagarme } = {
       expect(answer.pix.copy_paste).toBe(charge.last_transaction.qr_code);
       expect(fake.requests.find((r) => r.method === "POST" && r.path === "/orders" && r.idempotencyKey === pix.idempotencyKey)!.body.payments[0].pix.expires_in).toBe(86_400);
     },
+    // The open invoice's Pix names the payer, looked up from our customer.
+    async linkPix(_s, copyPaste) {
+      const charge = [...fake.charges.values()].find((c) => c.last_transaction?.qr_code === copyPaste);
+      expect(charge?.customer).toMatchObject({ name: "Maria Silva", document: "52998224725" });
+    },
+    // Refunded in full, the charge is canceled at Pagar.me; its charge.refunded notice, re-read, finds nothing left to do.
+    async refunded(s, payment) {
+      expect(fake.charges.get(payment.gatewayChargeId)).toMatchObject({ status: "canceled", canceled_amount: 4990 });
+      expect(await notice(s.accountId, fake.lastEvent("charge.refunded", payment.gatewayChargeId)).deliver()).toBe("ignored");
+    },
     async declinedAttempt(attempt) {
       expect(fake.ordersFor(attempt.idempotencyKey).map((o) => o.status)).toEqual(["failed"]);
     },

@@ -92,6 +92,10 @@ export const stripe: ProviderDriver & { fake(): FakeStripe } = {
       expect(intent).toMatchObject({ status: "requires_action", payment_method_types: ["pix"], amount: 4990 });
       expect(answer.pix.copy_paste).toBe(intent.next_action.pix_display_qr_code.data);
     },
+    async refunded(_s, payment) {
+      expect(fake.charges.get(fake.paymentIntents.get(payment.gatewayChargeId)!.latest_charge)).toMatchObject({ amount_refunded: 4990, refunded: true });
+      expect([...fake.refunds.values()].filter((r) => r.payment_intent === payment.gatewayChargeId).map((r) => r.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
+    },
     // Each failed attempt is a PaymentIntent left requiring a payment method: nothing that could complete later.
     async declinedAttempt(attempt) {
       expect(fake.intentsFor(attempt.idempotencyKey).map((pi) => pi.status)).toEqual(["requires_payment_method"]);
