@@ -5,7 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
 import { CPF } from "../../helpers/billing.ts";
-import { call, get } from "../../helpers/http.ts";
+import { call } from "../../helpers/http.ts";
+import * as reads from "../../helpers/provider-reads.ts";
 import { testService } from "../../helpers/service.ts";
 import type { TestTenant } from "../../helpers/tenant.ts";
 
@@ -119,16 +120,6 @@ export async function savedToken(subscriptionId: string): Promise<string> {
 
 // --- what the stories read: /v1 as the vendor reads it, and our payment rows ---
 
-export const subscriptionOf = async (s: ContractOffer, id: string) => (await get(`/v1/subscriptions/${id}`, s.t.readKey)).body;
-
-/** The tenant's events of a subscription as `type:status`, oldest first (GET /v1/events). */
-export async function eventsOf(s: ContractOffer, subscriptionId: string): Promise<string[]> {
-  const res = await get(`/v1/events?limit=500`, s.t.readKey);
-  expect(res.status).toBe(200);
-  return (res.body.results as Obj[]).filter((e) => e.data?.subscription_id === subscriptionId).map((e) => `${e.type}:${e.data.status}`);
-}
-
-/** Our payments of a subscription, oldest first, straight from the database (ids, keys, the provider's ids). */
-export async function paymentsOf(subscriptionId: string): Promise<PaymentRow[]> {
-  return (await testService()).runtime.db.prisma.payment.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });
-}
+export const subscriptionOf = (s: ContractOffer, id: string) => reads.subscriptionOf(s.t.readKey, id);
+export const eventsOf = (s: ContractOffer, subscriptionId: string) => reads.eventsOf(s.t.readKey, subscriptionId);
+export const paymentsOf = (subscriptionId: string): Promise<PaymentRow[]> => reads.paymentsOf(subscriptionId);
