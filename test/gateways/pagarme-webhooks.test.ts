@@ -193,24 +193,6 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-r
     expect(await paymentStatus(payment.id)).toBe("PAID");
   });
 
-  it("a card charge left unknown (500 after the charge) is settled by charge.paid: paid once, no second charge", async () => {
-    const s = await pagarmeOffer(fake);
-    const { invoice } = await subscriptionWithInvoice(s);
-    fake.failNext("500_after", { method: "POST", path: /^\/orders$/ });
-    expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("unknown");
-    const payment = await prisma().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } });
-    expect(payment.status).toBe("UNKNOWN");
-    expect(fake.chargesFor(payment.idempotencyKey)).toBe(1);
-    const [order] = fake.ordersFor(payment.idempotencyKey);
-    const notice = fake.lastEvent("charge.paid", order!.charges[0].id)!;
-    expect(await deliverNotice(s.accountId, notice)).toMatchObject({ status: 200, body: { result: "applied" } });
-    const paid = await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } });
-    expect(paid).toMatchObject({ status: "PAID", gatewayChargeId: order!.charges[0].id });
-    expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("already_settled");
-    expect(fake.chargesFor(payment.idempotencyKey)).toBe(1);
-    expect(await eventCount(s, "invoice.paid")).toBe(1);
-  });
-
   it("a forged charge.chargedback for a paid charge is re-read as paid and changes nothing (the genuine one is the contract suite's)", async () => {
     const s = await pagarmeOffer(fake);
     const { invoice } = await subscriptionWithInvoice(s);

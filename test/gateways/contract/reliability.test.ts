@@ -31,7 +31,7 @@ async function renewalMeeting(d: ProviderDriver, fault: Outage) {
   return { s, due, summary };
 }
 
-describe.each(DRIVERS.filter((d) => d.sendsNotices))("$name: a lost notice", (d) => {
+describe.each(DRIVERS.filter((d) => d.sendsNotices))("$name: notices lost or settling an unknown outcome", (d) => {
   beforeAll(() => d.start());
   afterAll(() => d.stop());
 
@@ -49,6 +49,21 @@ describe.each(DRIVERS.filter((d) => d.sendsNotices))("$name: a lost notice", (d)
     await d.hooks?.pixReconciled?.(pix!);
     expectResult(await notice.deliver(), "ignored");
     expect(await eventsOf(s, s.subscriptionId)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
+  });
+
+  it("a renewal left unknown (500 after the charge) is settled by the provider's notice: paid once; the next pass charges nothing", async () => {
+    const { s, summary } = await renewalMeeting(d, "500_after");
+    expect(summary.unknown).toBe(1);
+    const renewal = (await paymentsOf(s.subscriptionId))[1]!;
+    expect(renewal.status).toBe("UNKNOWN");
+    expectResult(await d.chargeNotice(s, renewal.idempotencyKey)!.deliver(), "applied");
+    const paid = await prisma().payment.findUniqueOrThrow({ where: { id: renewal.id } });
+    expect(paid.status).toBe("PAID");
+    expect(paid.gatewayChargeId).not.toBe("");
+    expect(await invoicesPaid(s, s.subscriptionId)).toBe(2);
+    expect((await runBillingPass(svc.runtime, { tenantId: s.t.tenantId })).renewed).toBe(0);
+    expect(await d.side(renewal.idempotencyKey)).toEqual({ made: 1, charged: 1, refunded: 0 });
+    expect(await paymentsOf(s.subscriptionId)).toHaveLength(2);
   });
 });
 
