@@ -1,4 +1,4 @@
-// Inbound Pagar.me notices (issue 19): POST /gateways/{gateway_account_id}/webhooks against the fake
+// Inbound Pagar.me notices: POST /gateways/{gateway_account_id}/webhooks against the fake
 // Pagar.me (test/fakes/pagarme/). Pagar.me v5 signs nothing, so a notice is only a hint: the adapter
 // re-reads the charge (or order) by id with the account's secret key and acts on what Pagar.me answers.
 // The state is built with the core use cases (issuePixCharge, chargeInvoice) on a Pagar.me account.
@@ -8,7 +8,6 @@ import { ensureCycleInvoice } from "../../core/billing/ensure-cycle-invoice.ts";
 import { issuePixCharge } from "../../core/billing/issue-pix-charge.ts";
 import type { PagarmeAdapter } from "../../core/gateways/pagarme-adapter.ts";
 import { accountRef } from "../../core/gateways/registry.ts";
-import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
 import type { FakePagarme } from "../fakes/pagarme/fake-pagarme.ts";
 import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
 import { deliverNotice, PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY, pagarmeOffer, sealWithoutNoticeToken, startPagarmeTestbed, type PagarmeOffer } from "../helpers/pagarme.ts";
@@ -194,50 +193,7 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-r
     expect(await paymentStatus(payment.id)).toBe("PAID");
   });
 
-  it("a card charge left unknown (500 after the charge) is settled by charge.paid: paid once, no second charge", async () => {
-    const s = await pagarmeOffer(fake);
-    const { invoice } = await subscriptionWithInvoice(s);
-    fake.failNext("500_after", { method: "POST", path: /^\/orders$/ });
-    expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("unknown");
-    const payment = await prisma().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } });
-    expect(payment.status).toBe("UNKNOWN");
-    expect(fake.chargesFor(payment.idempotencyKey)).toBe(1);
-    const [order] = fake.ordersFor(payment.idempotencyKey);
-    const notice = fake.lastEvent("charge.paid", order!.charges[0].id)!;
-    expect(await deliverNotice(s.accountId, notice)).toMatchObject({ status: 200, body: { result: "applied" } });
-    const paid = await prisma().payment.findUniqueOrThrow({ where: { id: payment.id } });
-    expect(paid).toMatchObject({ status: "PAID", gatewayChargeId: order!.charges[0].id });
-    expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("already_settled");
-    expect(fake.chargesFor(payment.idempotencyKey)).toBe(1);
-    expect(await eventCount(s, "invoice.paid")).toBe(1);
-  });
-
-  it("a lost notice is recovered by the reconcile job (the order found by its code); the late delivery changes nothing", async () => {
-    const s = await pagarmeOffer(fake);
-    const { invoice } = await subscriptionWithInvoice(s);
-    fake.failNext("500_after", { method: "POST", path: /^\/orders$/ });
-    expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("unknown");
-    const payment = await prisma().payment.findFirstOrThrow({ where: { invoiceId: invoice.id } });
-    const notice = fake.lastEvent("charge.paid", fake.ordersFor(payment.idempotencyKey)[0]!.charges[0].id)!;
-    await reconcilePayments(svc.runtime);
-    expect(await paymentStatus(payment.id)).toBe("PAID");
-    expect(await eventCount(s, "invoice.paid")).toBe(1);
-    expect(await deliverNotice(s.accountId, notice)).toMatchObject({ status: 200, body: { result: "ignored" } });
-    expect(await eventCount(s, "invoice.paid")).toBe(1);
-    expect(fake.chargesFor(payment.idempotencyKey)).toBe(1);
-  });
-
-  it("a lost Pix notice: the reconcile job asks Pagar.me and settles the paid Pix", async () => {
-    const s = await pagarmeOffer(fake);
-    const { invoice, payment } = await pendingPix(s);
-    fake.payPix(payment.gatewayChargeId);
-    await prisma().payment.update({ where: { id: payment.id }, data: { createdAt: new Date(now().getTime() - 5 * 60_000) } });
-    await reconcilePayments(svc.runtime);
-    expect(await paymentStatus(payment.id)).toBe("PAID");
-    expect((await prisma().invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status).toBe("PAID");
-    expect(await eventCount(s, "invoice.paid")).toBe(1);
-  });
-  it("charge.chargedback, re-read as chargedback, records the chargeback once; a forged one for a paid charge changes nothing", async () => {
+  it("a forged charge.chargedback for a paid charge is re-read as paid and changes nothing (the genuine one is the contract suite's)", async () => {
     const s = await pagarmeOffer(fake);
     const { invoice } = await subscriptionWithInvoice(s);
     expect(await chargeInvoice(svc.runtime, { tenantId: s.t.tenantId, invoiceId: invoice.id, now: now() })).toBe("paid");
@@ -245,12 +201,6 @@ describe("POST /gateways/{gateway_account_id}/webhooks (Pagar.me, unsigned: re-r
     const forged = fake.notice("charge.chargedback", { ...fake.charges.get(payment.gatewayChargeId)!, status: "chargedback" });
     expect(await deliverNotice(s.accountId, forged)).toMatchObject({ status: 200, body: { result: "ignored" } });
     expect(await paymentStatus(payment.id)).toBe("PAID");
-    fake.chargeback(payment.gatewayChargeId);
-    const notice = fake.lastEvent("charge.chargedback", payment.gatewayChargeId)!;
-    expect(await deliverNotice(s.accountId, notice)).toMatchObject({ status: 200, body: { result: "applied" } });
-    expect(await paymentStatus(payment.id)).toBe("CHARGEDBACK");
-    expect(await eventCount(s, "subscription.canceled")).toBe(1);
-    expect(await deliverNotice(s.accountId, notice)).toMatchObject({ status: 200, body: { result: "duplicate" } });
-    expect(await eventCount(s, "subscription.canceled")).toBe(1);
+    expect(await eventCount(s, "subscription.canceled")).toBe(0);
   });
 });

@@ -4,10 +4,12 @@ import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
 import { startFakeMercadoPago, type FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
 import { CPF } from "./billing.ts";
-import { call, get, op } from "./http.ts";
+import { call, op } from "./http.ts";
 import { testService, type TestService } from "./service.ts";
 import { newTenant, type TestTenant } from "./tenant.ts";
 import { postNotice } from "./provider-notice.ts";
+
+export { eventsOf, paymentsOf, subscriptionOf } from "./provider-reads.ts";
 
 export const ACCESS_TOKEN = `TEST-${randomBytes(8).toString("hex")}-112233-${randomBytes(16).toString("hex")}-${randomBytes(4).readUInt32BE()}`;
 export const PUBLIC_KEY = `TEST-${randomBytes(4).toString("hex")}-1234-1234-1234-${randomBytes(6).toString("hex")}`;
@@ -70,11 +72,6 @@ export async function deliverNotice(fake: FakeMercadoPago, accountId: string, pa
   return postNotice(`${baseUrl}/gateways/${accountId}/webhooks?${n.query}`, n.headers, n.rawBody) as Promise<{ status: number; body: Obj }>;
 }
 
-/** Our payments of a subscription, oldest first, straight from the database. */
-export async function paymentsOf(subscriptionId: string) {
-  return (await testService()).runtime.db.prisma.payment.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });
-}
-
 /**
  * The fake's card behind one of our Mercado Pago tokens: by its id, or, for a card paid first and saved after
  * ("p<last4><MMYYYY>"), the customer's card of those last four digits and expiry.
@@ -99,12 +96,3 @@ export function mercadopagoSideOf(fake: FakeMercadoPago, idempotencyKey: string)
   const payments = fake.paymentsFor(idempotencyKey);
   return { payments: payments.length, status: payments.map((p) => p.status), charges: fake.chargesFor(idempotencyKey) };
 }
-
-/** The tenant's events of a subscription as `type:status`, oldest first (GET /v1/events). */
-export async function eventsOf(readKey: string, subscriptionId: string): Promise<string[]> {
-  const res = await get(`/v1/events?limit=500`, readKey);
-  expect(res.status).toBe(200);
-  return (res.body.results as Obj[]).filter((e) => e.data?.subscription_id === subscriptionId).map((e) => `${e.type}:${e.data.status}`);
-}
-
-export const subscriptionOf = async (readKey: string, id: string) => (await get(`/v1/subscriptions/${id}`, readKey)).body;

@@ -1,15 +1,17 @@
 // A tenant whose offer is at a Pagar.me account pointing at the fake (apiBaseUrl, allowed in tests by
 // GATEWAY_ALLOW_BASE_URL_OVERRIDE), and what the Pagar.me tests share: the hosted checkout's JSON post (the
 // tokenizecard.js token, or Pix), Pagar.me's unsigned notices to POST /gateways/{id}/webhooks, reads of
-// our payments and of the fake's ledger.
+// our payments (provider-reads.ts).
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
 import { startFakePagarme, type FakePagarme } from "../fakes/pagarme/fake-pagarme.ts";
 import { CPF } from "./billing.ts";
-import { call, get, op } from "./http.ts";
+import { call, op } from "./http.ts";
 import { testService, type TestService } from "./service.ts";
 import { newTenant, type TestTenant } from "./tenant.ts";
 import { postNotice } from "./provider-notice.ts";
+
+export { eventsOf, paymentsOf, subscriptionOf } from "./provider-reads.ts";
 
 type Obj = Record<string, any>;
 const hex = (n: number) => randomBytes(n).toString("hex");
@@ -89,29 +91,9 @@ export async function sealWithoutNoticeToken(accountId: string): Promise<void> {
   runtime.gateways.forgetCredentials(accountId);
 }
 
-/** Our payments of a subscription, oldest first, straight from the database (ids, keys, Pagar.me ids). */
-export async function paymentsOf(subscriptionId: string) {
-  return (await testService()).runtime.db.prisma.payment.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });
-}
-
 /** The subscription's saved Pagar.me card: the cus_ and card_ of its token. */
 export async function savedCardOf(subscriptionId: string) {
   const sub = await (await testService()).runtime.db.prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: { paymentMethod: true } });
   const [customer, card] = (sub.paymentMethod?.token ?? "").split("|");
   return { customer: customer!, card: card! };
 }
-
-/** Pagar.me's side of one of our charge keys: the orders whose code is the key, and the charges paid under it. */
-export function pagarmeSideOf(fake: FakePagarme, idempotencyKey: string) {
-  const orders = fake.ordersFor(idempotencyKey);
-  return { orders: orders.length, status: orders.map((o) => o.status), charges: fake.chargesFor(idempotencyKey) };
-}
-
-/** The tenant's events of a subscription as `type:status`, oldest first (GET /v1/events). */
-export async function eventsOf(readKey: string, subscriptionId: string): Promise<string[]> {
-  const res = await get(`/v1/events?limit=500`, readKey);
-  expect(res.status).toBe(200);
-  return (res.body.results as Obj[]).filter((e) => e.data?.subscription_id === subscriptionId).map((e) => `${e.type}:${e.data.status}`);
-}
-
-export const subscriptionOf = async (readKey: string, id: string) => (await get(`/v1/subscriptions/${id}`, readKey)).body;

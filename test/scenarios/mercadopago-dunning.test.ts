@@ -1,62 +1,21 @@
-// Mercado Pago scenarios (issue 19): decline and dunning on the fake Mercado Pago, and what its capability
-// "card captured only on a payment page" means for the customer. A card on file that starts refusing fails
-// the renewal: past_due, retries D+1/3/5/9 (a payment and key each), suspended, and the open invoice paid
-// by Pix at Mercado Pago reactivates. An account without Automatic Payments cannot charge a saved card
-// without its CVV: the renewal is the decline security_code_required, and the customer pays the open
-// invoice on /pay with the card typed in MercadoPago.js (saved with that payment). Without an open
-// invoice a card change by link is refused: at Mercado Pago a card is registered only with a payment.
+// What Mercado Pago's capability "card captured only on a payment page" means for the customer (the dunning
+// story every provider walks is the contract suite's: test/gateways/contract/decline.test.ts). An account
+// without Automatic Payments cannot charge a saved card without its CVV: the renewal is the decline
+// security_code_required, and the customer pays the open invoice on /pay with the card typed in
+// MercadoPago.js (saved with that payment). Without an open invoice a card change by link is refused: at
+// Mercado Pago a card is registered only with a payment.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
-import { advanceClock, EventLog, gatewayEvents } from "../helpers/billing.ts";
-import { get, post } from "../helpers/http.ts";
-import { deliverNotice, mercadopagoSideOf, mercadopagoSubscription, paymentsOf, savedCardOf, startMercadoPagoTestbed, subscriptionOf } from "../helpers/mercadopago.ts";
+import { advanceClock } from "../helpers/billing.ts";
+import { post } from "../helpers/http.ts";
+import { mercadopagoSideOf, mercadopagoSubscription, paymentsOf, savedCardOf, startMercadoPagoTestbed, subscriptionOf } from "../helpers/mercadopago.ts";
 import { payJson, payPage, tokenOf } from "../links/pay-helpers.ts";
 
 let fake: FakeMercadoPago;
 beforeAll(async () => void ({ fake } = await startMercadoPagoTestbed({ automaticPayments: true })));
 afterAll(() => fake?.close());
 
-const DAY = 86_400_000;
-const at = (iso: string, days: number) => new Date(new Date(iso).getTime() + days * DAY).toISOString();
-
-describe("Mercado Pago: decline and dunning", () => {
-  it("a card on file refused: past_due, retries D+1/3/5/9 each a payment under a new key, suspended; the open invoice paid by Pix reactivates", async () => {
-    const s = await mercadopagoSubscription(fake, { holder: "APRO" });
-    const due = (await subscriptionOf(s.t.readKey, s.subscriptionId)).current_period_end as string;
-    fake.setCardBehaviour((await savedCardOf(fake, s.subscriptionId)).card, "insufficient_amount");
-    const log = new EventLog(s.t);
-    await log.advance(due);
-    expect((await subscriptionOf(s.t.readKey, s.subscriptionId)).status).toBe("past_due");
-    await log.advance(at(due, 9));
-    expect((await subscriptionOf(s.t.readKey, s.subscriptionId)).status).toBe("suspended");
-    expect(log.of(s.subscriptionId)).toEqual([
-      "subscription.activated:active",
-      "invoice.paid:active",
-      "invoice.payment_failed:past_due",
-      "subscription.past_due:past_due",
-      "invoice.payment_failed:past_due",
-      "invoice.payment_failed:past_due",
-      "invoice.payment_failed:past_due",
-      "invoice.payment_failed:suspended",
-      "subscription.suspended:suspended",
-    ]);
-    const charges = (await gatewayEvents(s.t, s.subscriptionId)).filter((e) => e.kind === "charge_card");
-    expect(charges.map((e) => `${e.created_at}:${e.outcome}:${e.detail_code}`).slice(1)).toEqual([0, 1, 3, 5, 9].map((d) => `${at(due, d)}:declined:cc_rejected_insufficient_amount`));
-    const attempts = (await paymentsOf(s.subscriptionId)).slice(1);
-    expect(attempts.map((p) => p.status)).toEqual(["FAILED", "FAILED", "FAILED", "FAILED", "FAILED"]);
-    expect(new Set(attempts.map((p) => p.idempotencyKey)).size).toBe(5);
-    for (const p of attempts) expect(mercadopagoSideOf(fake, p.idempotencyKey)).toEqual({ payments: 1, status: ["rejected"], charges: 0 });
-    expect((await log.advance(at(due, 20))).renewed).toBe(0);
-
-    const link = await get(`/v1/subscriptions/${s.subscriptionId}/payment-link`, s.t.readKey);
-    expect(link).toMatchObject({ status: 200, body: { status: "open", amount_cents: 4990 } });
-    const pix = fake.payPix(link.body.pix.copy_paste);
-    expect((await deliverNotice(fake, s.accountId, pix.id)).body).toMatchObject({ result: "applied" });
-    await log.collect();
-    expect((await subscriptionOf(s.t.readKey, s.subscriptionId)).status).toBe("active");
-    expect(log.of(s.subscriptionId).slice(-2)).toEqual(["subscription.activated:active", "invoice.paid:active"]);
-  });
-
+describe("Mercado Pago: a card captured only on a payment page", () => {
   it("no Automatic Payments on the account: the renewal is the decline security_code_required; the customer pays the open invoice on /pay with a card typed in MercadoPago.js, which becomes the card on file", async () => {
     const s = await mercadopagoSubscription(fake, { holder: "APRO" });
     const due = (await subscriptionOf(s.t.readKey, s.subscriptionId)).current_period_end as string;

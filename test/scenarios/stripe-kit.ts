@@ -4,10 +4,12 @@
 import { expect } from "vitest";
 import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { CPF } from "../helpers/billing.ts";
-import { call, get } from "../helpers/http.ts";
+import { call } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { stripeOffer, type StripeOffer } from "../helpers/stripe.ts";
 import { postNotice } from "../helpers/provider-notice.ts";
+
+export { eventsOf, paymentsOf, subscriptionOf } from "../helpers/provider-reads.ts";
 
 export type Obj = Record<string, any>;
 
@@ -41,11 +43,6 @@ export function eventAbout(fake: FakeStripe, type: string, pi: string): Obj {
   return e;
 }
 
-/** Our payments of a subscription, oldest first, straight from the database (ids, keys, Stripe ids). */
-export async function paymentsOf(subscriptionId: string) {
-  return (await testService()).runtime.db.prisma.payment.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });
-}
-
 /** The subscription's saved Stripe card: the cus_ and pm_ of its token. */
 export async function savedCard(subscriptionId: string) {
   const sub = await (await testService()).runtime.db.prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: { paymentMethod: true } });
@@ -61,12 +58,3 @@ export function stripeSideOf(fake: FakeStripe, idempotencyKey: string) {
   const intents = fake.intentsFor(idempotencyKey);
   return { intents: intents.length, status: intents.map((pi) => pi.status), charges: fake.chargesFor(idempotencyKey) };
 }
-
-/** The tenant's events of a subscription as `type:status`, oldest first (GET /v1/events). */
-export async function eventsOf(readKey: string, subscriptionId: string): Promise<string[]> {
-  const res = await get(`/v1/events?limit=500`, readKey);
-  expect(res.status).toBe(200);
-  return (res.body.results as Obj[]).filter((e) => e.data?.subscription_id === subscriptionId).map((e) => `${e.type}:${e.data.status}`);
-}
-
-export const subscriptionOf = async (readKey: string, id: string) => (await get(`/v1/subscriptions/${id}`, readKey)).body;

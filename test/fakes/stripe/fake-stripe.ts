@@ -229,6 +229,14 @@ export class FakeStripe {
     for (const pm of pms) this.behaviours.set(pm!.id, behaviour);
   }
 
+  /** The cardholder disputes a succeeded PaymentIntent's charge with the issuer: Stripe opens a dispute and tells us. */
+  dispute(pi: string): Obj {
+    const intent = this.paymentIntents.get(pi);
+    if (!intent || intent.status !== "succeeded") throw new Error(`fake stripe: no succeeded PaymentIntent ${pi}`);
+    this.openDispute(intent);
+    return copy([...this.disputes.values()].at(-1)!);
+  }
+
   /** The PaymentIntents created under our idempotency key (metadata.idempotency_key), oldest first. */
   intentsFor(idempotencyKey: string): Obj[] {
     return [...this.paymentIntents.values()].filter((pi) => pi.metadata?.idempotency_key === idempotencyKey).map(copy);
