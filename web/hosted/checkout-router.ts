@@ -13,15 +13,15 @@ import { captureTracking, trackingFromForm } from "../../core/checkout/tracking.
 import type { Runtime } from "../../core/runtime.ts";
 import { tenantClock } from "../../core/shared/clock.ts";
 import { isAppError } from "../../core/shared/errors.ts";
-import { toHttp } from "../error-map.ts";
-import { bodyParsing } from "../middleware/body.ts";
+import { toHttp } from "../../rest-facade/error-map.ts";
+import { bodyParsing } from "../../rest-facade/middleware/body.ts";
 import { attemptLimits, type AttemptLimitOptions } from "./attempt-limits.ts";
 import { browserCardFor, browserTokenField, setBrowserCardCsp, tokenizesInBrowser, type BrowserCard } from "./browser-card.ts";
 import { renderCheckoutPage } from "./checkout-page.ts";
 import { logSafely } from "./log-safely.ts";
 import { sameOriginPost } from "./same-origin-post.ts";
 import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
-import { renderMessagePage } from "./layout.ts";
+import { renderMessagePage } from "../ui/layout.ts";
 import { renderResultPage } from "./result-page.ts";
 
 /** Query parameters the page prefills (service-contract §3). */

@@ -2,7 +2,7 @@
 // paid, or a Pix to pay.
 import type { CheckoutResult } from "../../core/checkout/checkout-input.ts";
 import type { CheckoutOffer } from "../../core/checkout/get-checkout-offer.ts";
-import { html, renderPage, type SafeHtml } from "./layout.ts";
+import { html, renderPage, type SafeHtml } from "../ui/layout.ts";
 
 /** Dates are shown in Brasília time: the page is pt-BR and so is its reader. */
 const WHEN = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" });

@@ -6,7 +6,7 @@ import type { PayOutcome, PayPageView } from "../../core/links/pay-link.ts";
 import { formatPrice } from "./checkout-page.ts";
 import type { BrowserCard } from "./browser-card.ts";
 import { browserCardFields, browserCardForm, browserCardScripts } from "./browser-card-markup.ts";
-import { html, renderPage, type SafeHtml } from "./layout.ts";
+import { html, renderPage, type SafeHtml } from "../ui/layout.ts";
 
 const WHEN = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" });
 const DAY = new Intl.DateTimeFormat("pt-BR", { dateStyle: "long", timeZone: "America/Sao_Paulo" });

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { REDACT_PATHS } from "../../core/shared/logger.ts";
 import { newId } from "../../core/shared/ids.ts";
 import { errorHandler } from "../../rest-facade/error-map.ts";
-import { checkoutRouter } from "../../rest-facade/hosted/checkout-router.ts";
+import { checkoutRouter } from "../../web/hosted/checkout-router.ts";
 import { requestLogging } from "../../rest-facade/observability.ts";
 import { makeCustomer } from "../helpers/factories.ts";
 import { call } from "../helpers/http.ts";

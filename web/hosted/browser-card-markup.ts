@@ -2,7 +2,7 @@
 // by the checkout and /pay: the form's data attributes, the card box (a mount point, the error line, the
 // hidden token field; never a card input of ours) and the two script tags.
 import type { BrowserCard } from "./browser-card.ts";
-import { html, SafeHtml } from "./layout.ts";
+import { html, SafeHtml } from "../ui/layout.ts";
 
 /** Errors shown in the card box: the token field, a refused card (card_number) or a 3-D Secure failure. */
 const CARD_BOX_FIELDS = ["card_number", "card_holder", "authentication_id"];

@@ -5,7 +5,7 @@ import type { Tracking } from "../../core/checkout/checkout-input.ts";
 import { trackingHiddenFields } from "../../core/checkout/tracking.ts";
 import type { BrowserCard } from "./browser-card.ts";
 import { browserCardFields, browserCardForm, browserCardScripts } from "./browser-card-markup.ts";
-import { html, renderPage, SafeHtml } from "./layout.ts";
+import { html, renderPage, SafeHtml } from "../ui/layout.ts";
 
 export interface CheckoutPageInput {
   offer: CheckoutOffer;
