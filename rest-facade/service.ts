@@ -9,10 +9,10 @@ import type { Runtime, RuntimeConfig } from "../core/runtime.ts";
 import { createGraphQL, type Yoga } from "../schema/yoga.ts";
 import { createApp } from "./app.ts";
 import { gatewayWebhooksRouter } from "./gateway-webhooks.ts";
-import { checkoutRouter } from "./hosted/checkout-router.ts";
+import { checkoutRouter } from "../web/hosted/checkout-router.ts";
 import { demoReceiverRouter } from "./hosted/demo-receiver.ts";
-import { faviconRouter } from "./hosted/favicon.ts";
-import { payRouter } from "./hosted/pay-router.ts";
+import { faviconRouter } from "../web/ui/favicon.ts";
+import { payRouter } from "../web/hosted/pay-router.ts";
 
 export interface Service {
   runtime: Runtime;

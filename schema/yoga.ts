@@ -9,7 +9,7 @@ import type { Actor, Context } from "./context.ts";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { entryGate, gateError, gateStateOf, isInProcess } from "./entry-gate.ts";
 import { toGraphQLError } from "./errors.ts";
-import { graphiqlAssets, renderGraphiQLPage } from "./graphiql.ts";
+import { graphiqlAssets, renderGraphiQLPage } from "./graphiql.tsx";
 import { documentLimits } from "./graphql-limits.ts";
 import { graphqlRateLimits, type StoreFor } from "./graphql-rate-limit.ts";
 import { persistedOperations } from "./persisted-operations.ts";

@@ -140,7 +140,7 @@ const authenticationHandle = text("cartão inválido")
   .transform(must((s: string | undefined) => s === undefined || /^[A-Za-z0-9_]{1,500}$/.test(s), "cartão inválido"))
   .transform((s) => s ?? null);
 
-/** The hidden field a provider's browser script posts (rest-facade/hosted/browser-tokenizers), and its pattern. */
+/** The hidden field a provider's browser script posts (web/browser-tokenizers), and its pattern. */
 export interface BrowserTokenSpec {
   name: string;
   pattern: RegExp;

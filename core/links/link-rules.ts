@@ -37,7 +37,7 @@ export function payPageMethods(offer: OfferWithAccount): OfferPayMethods {
 /**
  * Gateways whose card is tokenized by their browser library: our pages never take the number. Every
  * real gateway (PCI SAQ A); only the sandbox takes a typed card (test cards only). Which library a
- * page loads is the hosted pages' registry (rest-facade/hosted/browser-tokenizers/).
+ * page loads is the hosted pages' registry (web/browser-tokenizers/).
  */
 export function cardTypedInBrowser(provider: string | undefined): boolean {
   return provider !== undefined && provider !== "sandbox";

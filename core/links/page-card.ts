@@ -38,7 +38,7 @@ export function refusePostedCard(provider: string | undefined, body: Record<stri
 
 /**
  * The card in a /pay post, for a card saved at `provider`. `browserToken`: the field the page's
- * tokenizer posts (rest-facade/hosted/browser-tokenizers), or null when the page could load none
+ * tokenizer posts (web/browser-tokenizers), or null when the page could load none
  * (then a real gateway takes no card here).
  */
 export function readPageCard(body: Record<string, unknown>, now: Date, provider: string | undefined, browserToken: BrowserTokenSpec | null | undefined): PageCard {

@@ -1,5 +1,5 @@
 // The link a /pay token names and whether its tenant is LIVE: what the attempt limits key on
-// (rest-facade/hosted/attempt-limits.ts). The link id, never the token, names the counter.
+// (web/hosted/attempt-limits.ts). The link id, never the token, names the counter.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { sha256Hex } from "../shared/secrets.ts";
 

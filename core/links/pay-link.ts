@@ -166,7 +166,7 @@ async function describeOrderPix(runtime: Runtime, resolved: ResolvedPayLink, vie
 
 /**
  * `browserToken`: the field the page's tokenizer posts for the card account's provider
- * (rest-facade/hosted/browser-tokenizers), or null when the page could load none.
+ * (web/browser-tokenizers), or null when the page could load none.
  */
 export async function payLink(runtime: Runtime, input: { token: string; body: Record<string, unknown>; browserToken?: BrowserTokenSpec | null }): Promise<PayOutcome> {
   const resolved = await resolvePayLink(runtime, input.token);

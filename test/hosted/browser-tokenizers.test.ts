@@ -1,11 +1,11 @@
-// The registry of browser tokenizers (rest-facade/hosted/browser-tokenizers/): what the pages ask it, and
+// The registry of browser tokenizers (web/browser-tokenizers/): what the pages ask it, and
 // the CSP a page gets in production (the provider's own origins) and under the test override (the fake's).
 import type { Response } from "express";
 import { describe, expect, it } from "vitest";
 import { CredentialsUnavailable } from "../../core/gateways/adapter.ts";
 import type { Runtime } from "../../core/runtime.ts";
-import { browserCardFor, setBrowserCardCsp, tokenizesInBrowser } from "../../rest-facade/hosted/browser-card.ts";
-import { browserTokenizer } from "../../rest-facade/hosted/browser-tokenizers/index.ts";
+import { browserCardFor, setBrowserCardCsp, tokenizesInBrowser } from "../../web/hosted/browser-card.ts";
+import { browserTokenizer } from "../../web/browser-tokenizers/index.ts";
 
 const ACCOUNT = { id: "gwa_1", tenantId: "tn_1", provider: "stripe" };
 

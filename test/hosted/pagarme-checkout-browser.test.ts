@@ -3,7 +3,7 @@
 // it from the browser straight to Pagar.me's /core/v5/tokens with the public key, and the form posts only
 // pagarme_token. Every request that is neither to our service nor to the fake is aborted (and counted).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserTokenizer } from "../../rest-facade/hosted/browser-tokenizers/index.ts";
+import { browserTokenizer } from "../../web/browser-tokenizers/index.ts";
 import type { FakePagarme } from "../fakes/pagarme/fake-pagarme.ts";
 import { hasChromium, useBrowser } from "../helpers/browser.ts";
 import { call } from "../helpers/http.ts";

@@ -2,7 +2,7 @@
 // a CSP with no script source at all, and cross-site browser POSTs refused while server-side clients
 // (no Origin, no Sec-Fetch-Site) keep posting the contract's fields directly.
 import { describe, expect, it } from "vitest";
-import { isCrossSitePost } from "../../rest-facade/hosted/same-origin-post.ts";
+import { isCrossSitePost } from "../../web/hosted/same-origin-post.ts";
 import { advanceClock, CARDS, CPF, subscribe } from "../helpers/billing.ts";
 import { post } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";

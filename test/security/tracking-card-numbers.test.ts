@@ -142,7 +142,8 @@ const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, 
 /** The hidden fields the checkout page carries to its POST. */
 function hiddenFields(html: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) out[unescapeHtml(m[1]!)] = unescapeHtml(m[2]!);
+  // An empty value renders as a bare `value` attribute.
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value(?:="([^"]*)")?\/?>/g)) out[unescapeHtml(m[1]!)] = unescapeHtml(m[2] ?? "");
   return out;
 }
 

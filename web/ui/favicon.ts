@@ -1,7 +1,7 @@
 // GET /favicon.ico: browsers ask for it on every hosted page they load; it was a 404 each time. A
 // 16x16 icon (the pages' blue, rounded corners) drawn once at start as an ICO holding a 32-bit
 // bitmap, with no asset file and no image library. Browsers fetch /favicon.ico by default, so the
-// pages need no <link> (layout.ts keeps none); the CSP's img-src 'self' allows it. Cached a week.
+// pages need no <link> (layout.tsx keeps none); the CSP's img-src 'self' allows it. Cached a week.
 import { Router } from "express";
 
 const SIZE = 16;

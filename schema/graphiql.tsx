@@ -6,6 +6,7 @@
 // allows scripts, workers and connections to this origin only.
 import type { GraphiQLOptions, Plugin } from "graphql-yoga";
 import renderGraphiqlPackage from "@graphql-yoga/render-graphiql/package.json" with { type: "json" };
+import { renderToString } from "preact-render-to-string";
 
 export const GRAPHIQL_ASSETS = `/graphql/assets/${renderGraphiqlPackage.version}`;
 
@@ -71,30 +72,33 @@ function loadAssets(): Promise<Map<string, Asset>> {
   return assets;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export function GraphiQLPage({ options }: { options: GraphiQLOptions }) {
+  // `<` escaped so no string in the options can close the JSON block.
+  const json = JSON.stringify(options ?? {}).replace(/</g, "\\u003c");
+  const a = GRAPHIQL_ASSETS;
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <title>{options?.title ?? "GraphiQL"}</title>
+        <link rel="icon" href={`${a}/favicon.ico`} />
+        <link rel="stylesheet" href={`${a}/graphiql.css`} />
+      </head>
+      <body id="body" class="no-focus-outline">
+        <noscript>You need to enable JavaScript to run GraphiQL.</noscript>
+        <div id="root"></div>
+        {/* Data, not code: a JSON script block never runs, and the renderer would entity-encode its quotes. */}
+        <script id="graphiql-options" type="application/json" dangerouslySetInnerHTML={{ __html: json }} />
+        <script src={`${a}/env.js`}></script>
+        <script src={`${a}/yoga-graphiql.js`}></script>
+        <script src={`${a}/boot.js`}></script>
+      </body>
+    </html>
+  );
+}
 
 export function renderGraphiQLPage(opts: GraphiQLOptions): string {
-  // `<` escaped so no string in the options can close the JSON block.
-  const json = JSON.stringify(opts ?? {}).replace(/</g, "\\u003c");
-  const a = GRAPHIQL_ASSETS;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>${escapeHtml(opts?.title ?? "GraphiQL")}</title>
-<link rel="icon" href="${a}/favicon.ico">
-<link rel="stylesheet" href="${a}/graphiql.css">
-</head>
-<body id="body" class="no-focus-outline">
-<noscript>You need to enable JavaScript to run GraphiQL.</noscript>
-<div id="root"></div>
-<script id="graphiql-options" type="application/json">${json}</script>
-<script src="${a}/env.js"></script>
-<script src="${a}/yoga-graphiql.js"></script>
-<script src="${a}/boot.js"></script>
-</body>
-</html>
-`;
+  return `<!doctype html>\n${renderToString(<GraphiQLPage options={opts} />)}\n`;
 }
 
 /** Serves the assets and puts the CSP and the usual hardening headers on the GraphiQL page. */

@@ -13,16 +13,16 @@ import { captureTracking, trackingFromForm } from "../../core/checkout/tracking.
 import type { Runtime } from "../../core/runtime.ts";
 import { tenantClock } from "../../core/shared/clock.ts";
 import { isAppError } from "../../core/shared/errors.ts";
-import { toHttp } from "../error-map.ts";
-import { bodyParsing } from "../middleware/body.ts";
+import { toHttp } from "../../rest-facade/error-map.ts";
+import { bodyParsing } from "../../rest-facade/middleware/body.ts";
 import { attemptLimits, type AttemptLimitOptions } from "./attempt-limits.ts";
 import { browserCardFor, browserTokenField, setBrowserCardCsp, tokenizesInBrowser, type BrowserCard } from "./browser-card.ts";
-import { renderCheckoutPage } from "./checkout-page.ts";
+import { renderCheckoutPage } from "./checkout-page.tsx";
 import { logSafely } from "./log-safely.ts";
 import { sameOriginPost } from "./same-origin-post.ts";
 import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
-import { renderMessagePage } from "./layout.ts";
-import { renderResultPage } from "./result-page.ts";
+import { renderMessagePage } from "../ui/layout.tsx";
+import { renderResultPage } from "./result-page.tsx";
 
 /** Query parameters the page prefills (service-contract §3). */
 const PREFILL = ["external_id", "email", "name", "coupon", "ref", "quantity"];

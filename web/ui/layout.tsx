@@ -1,35 +1,9 @@
-// The hosted pages' shell: pt-BR, mobile first, inline CSS, no JavaScript, no external asset. The
+// The browser pages' shell: pt-BR, mobile first, inline CSS, no JavaScript, no external asset. The
 // icon browsers fetch on their own is served at /favicon.ico (favicon.ts).
-// Values reach HTML only through `html`, which escapes every interpolation that is not itself `html`.
-
-export class SafeHtml {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? "").replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
-
-type Part = SafeHtml | string | number | null | undefined | false | Part[];
-
-function render(part: Part): string {
-  if (part === null || part === undefined || part === false) return "";
-  if (Array.isArray(part)) return part.map(render).join("");
-  if (part instanceof SafeHtml) return part.value;
-  return escapeHtml(part);
-}
-
-/** Tagged template: strings, numbers and arrays are escaped; nested `html` is kept; null/undefined/false vanish. */
-export function html(strings: TemplateStringsArray, ...values: Part[]): SafeHtml {
-  let out = strings[0] ?? "";
-  values.forEach((v, i) => (out += render(v) + (strings[i + 1] ?? "")));
-  return new SafeHtml(out);
-}
+// Pages are Preact components rendered to a string on the server: every text and attribute value is
+// escaped by the renderer, and the only raw HTML is our own constant CSS and a tokenizer's own script.
+import type { ComponentChildren, VNode } from "preact";
+import { renderToString } from "preact-render-to-string";
 
 const CSS = `
 *{box-sizing:border-box}
@@ -58,22 +32,42 @@ textarea{word-break:break-all;resize:none}
 img.qr{display:block;width:100%;max-width:16rem;height:auto;margin:1rem auto}
 `;
 
-/** A complete page. `title` is plain text; `body` is already-safe HTML. */
-export function renderPage(title: string, body: SafeHtml): string {
-  return html`<!doctype html>
-<html lang="pt-BR">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<style>${new SafeHtml(CSS)}</style>
-</head>
-<body><main>${body}</main></body>
-</html>`.value;
+/** A complete page around `children`; `title` is plain text. */
+export function Page({ title, children }: { title: string; children?: ComponentChildren }) {
+  return (
+    <html lang="pt-BR">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>{title}</title>
+        {/* Our constant stylesheet, not escaped: entities would break selectors such as `.row>div`. */}
+        <style dangerouslySetInnerHTML={{ __html: CSS }} />
+      </head>
+      <body>
+        <main>{children}</main>
+      </body>
+    </html>
+  );
+}
+
+/** The HTML document the routers send. */
+export function renderDocument(page: VNode): string {
+  return `<!doctype html>\n${renderToString(page)}`;
 }
 
 /** A page with one message: unknown offer, refused request, unexpected failure. */
+export function MessagePage({ heading, message }: { heading: string; message: string }) {
+  return (
+    <Page title={heading}>
+      <div class="card">
+        <h1>{heading}</h1>
+        <p>{message}</p>
+      </div>
+    </Page>
+  );
+}
+
 export function renderMessagePage(heading: string, message: string): string {
-  return renderPage(heading, html`<div class="card"><h1>${heading}</h1><p>${message}</p></div>`);
+  return renderDocument(<MessagePage heading={heading} message={message} />);
 }

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { Response } from "express";
 import { CredentialsUnavailable } from "../../core/gateways/adapter.ts";
 import type { Runtime } from "../../core/runtime.ts";
-import { browserTokenizer, type BrowserTokenizer, type CspOrigins, type TokenField } from "./browser-tokenizers/index.ts";
+import { browserTokenizer, type BrowserTokenizer, type CspOrigins, type TokenField } from "../browser-tokenizers/index.ts";
 
 export interface BrowserCard {
   provider: string;

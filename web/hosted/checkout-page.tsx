@@ -1,0 +1,110 @@
+// GET /checkout/{offer_id}: the hosted checkout form (service-contract §3), and the same form again
+// with a field's error after a refused POST. card_number and card_cvc are never written back.
+import type { CheckoutOffer } from "../../core/checkout/get-checkout-offer.ts";
+import type { Tracking } from "../../core/checkout/checkout-input.ts";
+import { trackingHiddenFields } from "../../core/checkout/tracking.ts";
+import { formatPrice } from "../ui/format.ts";
+import { Page, renderDocument } from "../ui/layout.tsx";
+import { TextField, type FieldError } from "../ui/text-field.tsx";
+import type { BrowserCard } from "./browser-card.ts";
+import { BrowserCardFields, BrowserCardScripts, browserCardFormAttributes } from "./browser-card-markup.tsx";
+import { MethodChoice, SandboxCardFields } from "./payment-fields.tsx";
+
+export interface CheckoutPageInput {
+  offer: CheckoutOffer;
+  /** Prefill (GET query) or the submitted values (POST); card_number and card_cvc are ignored. */
+  values: Record<string, string>;
+  tracking: Tracking | null;
+  error: FieldError | null;
+  /** Offer at Stripe: the card is typed in Stripe.js' iframe, the form has no card fields (PCI SAQ A). */
+  browserCard?: BrowserCard | null;
+}
+
+/** Fields the page shows; an error on any other field (external_id…) goes to the banner. */
+const VISIBLE = new Set(["name", "email", "phone", "doc", "quantity", "method", "card_holder", "card_number", "card_exp_month", "card_exp_year", "card_cvc", "coupon", "ref"]);
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function Summary({ offer }: { offer: CheckoutOffer }) {
+  const per = offer.kind === "one_time" ? "por unidade" : offer.interval === "year" ? "/ano" : "/mês";
+  const trial = offer.trialDays > 0 ? `${plural(offer.trialDays, "dia", "dias")} grátis; a primeira cobrança vem depois do teste.` : null;
+  return (
+    <section class="card">
+      {offer.tenantMode === "SANDBOX" ? <span class="badge">Ambiente de testes</span> : null}
+      <h1>{offer.name}</h1>
+      <p class="muted">
+        Plano {offer.planName} · {offer.tenantName}
+      </p>
+      <p class="price">
+        {formatPrice(offer.priceCents, offer.currency)} <small>{per}</small>
+      </p>
+      {trial ? <p class="muted">{trial}</p> : null}
+      <OneTimeNote offer={offer} />
+    </section>
+  );
+}
+
+function OneTimeNote({ offer }: { offer: CheckoutOffer }) {
+  if (offer.kind !== "one_time") return null;
+  if (offer.renewsSubscription) return <p class="muted">Pagamento único: cada unidade estende sua assinatura ativa deste plano por mais um ciclo.</p>;
+  if (offer.grantDays > 0) return <p class="muted">Pagamento único: acesso por {plural(offer.grantDays, "dia", "dias")} a partir da confirmação.</p>;
+  return <p class="muted">Pagamento único.</p>;
+}
+
+function CardFields({ p }: { p: CheckoutPageInput }) {
+  if (!p.offer.methods.includes("card")) return null;
+  if (p.browserCard) return <BrowserCardFields card={p.browserCard} error={p.error} values={p.values} pixToo={p.offer.methods.includes("pix")} />;
+  return <SandboxCardFields values={p.values} error={p.error} />;
+}
+
+export function CheckoutPage(p: CheckoutPageInput) {
+  const { offer, values } = p;
+  const bc = p.browserCard;
+  if (offer.methods.length === 0) {
+    return (
+      <Page title={offer.name}>
+        <Summary offer={offer} />
+        <p class="card">Esta oferta não está disponível para assinatura no momento.</p>
+      </Page>
+    );
+  }
+  // A refusal about the provider's card box (its token, 3-D Secure) shows inside that box, not in the banner.
+  const inCardBox = !!bc && !!p.error && [bc.tokenField.name, "authentication_id"].includes(p.error.field);
+  const banner = p.error && !VISIBLE.has(p.error.field) && !inCardBox ? p.error.error : null;
+  const errorOf = (name: string) => (p.error?.field === name ? p.error.error : null);
+  const oneTime = offer.kind === "one_time";
+  const hidden = Object.entries(trackingHiddenFields(p.tracking));
+  if (values.external_id) hidden.push(["external_id", values.external_id]);
+  const text = (name: string) => ({ name, value: values[name] ?? "", error: errorOf(name) });
+  return (
+    <Page title={`${offer.name} · ${oneTime ? "Compra" : "Assinatura"}`}>
+      <Summary offer={offer} />
+      <form class="card" method="post" action={`/checkout/${offer.id}`} {...browserCardFormAttributes(bc)}>
+        {banner ? (
+          <p class="alert" role="alert">
+            {banner}
+          </p>
+        ) : null}
+        <h2>Seus dados</h2>
+        {hidden.map(([name, value]) => (
+          <input type="hidden" name={name} value={value} />
+        ))}
+        <TextField {...text("name")} label="Nome completo" autocomplete="name" maxlength={200} required />
+        <TextField {...text("email")} label="E-mail" type="email" autocomplete="email" inputmode="email" maxlength={254} required />
+        <TextField {...text("phone")} label="Celular com DDD" type="tel" autocomplete="tel" inputmode="tel" placeholder="(11) 98765-4321" maxlength={30} required />
+        <TextField {...text("doc")} label="CPF ou CNPJ" inputmode="numeric" maxlength={18} required />
+        {oneTime ? <TextField {...text("quantity")} value={values.quantity ?? "1"} label="Quantidade" inputmode="numeric" maxlength={2} /> : null}
+        <MethodChoice methods={offer.methods} value={values.method} error={errorOf("method")} />
+        <CardFields p={p} />
+        {oneTime ? null : <TextField {...text("coupon")} label="Cupom de desconto (opcional)" maxlength={100} />}
+        {oneTime ? null : <TextField {...text("ref")} label="Código de indicação (opcional)" maxlength={100} />}
+        <button type="submit">{oneTime ? "Comprar" : "Assinar"}</button>
+      </form>
+      {bc && offer.methods.includes("card") ? <BrowserCardScripts card={bc} /> : null}
+    </Page>
+  );
+}
+
+export function renderCheckoutPage(p: CheckoutPageInput): string {
+  return renderDocument(<CheckoutPage {...p} />);
+}
