@@ -1,6 +1,6 @@
 // Debian's Chromium through playwright-core, as CI installs it. Tests that need it skip when absent.
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -19,4 +19,15 @@ export function useBrowser(): () => Browser {
     await browser?.close();
   });
   return () => browser!;
+}
+
+/**
+ * Runs `action` (a click that submits the page's form, at once or after a provider's script answers) and
+ * waits until the page's next document has loaded. Only the top frame counts: the provider's card and
+ * 3-D Secure frames navigate too, and their navigation is not the form's answer. Waiting for `load` (it
+ * includes those frames) means the next step never races a frame that is still loading.
+ */
+export async function submitAndLoad(page: Page, action: () => Promise<unknown>): Promise<void> {
+  await Promise.all([page.waitForEvent("framenavigated", { predicate: (f) => f === page.mainFrame() }), action()]);
+  await page.waitForLoadState("load");
 }

@@ -2,7 +2,7 @@
 // works without JavaScript, fits the screen, shows field errors, and ends on the success page.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium, useBrowser } from "../helpers/browser.ts";
+import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 
@@ -39,7 +39,7 @@ describe.skipIf(!hasChromium)("hosted checkout in a browser", () => {
     await fill(page, { name: "Maria Silva", phone: "(11) 98765-4321", doc: "529.982.247-24" });
     await page.check('[name="method"][value="card"]');
     await fill(page, { card_holder: "MARIA SILVA", card_number: "4242 4242 4242 4242", card_exp_month: "12", card_exp_year: "2030", card_cvc: "123" });
-    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    await submitAndLoad(page, () => page.click('button[type="submit"]'));
     expect(await page.textContent("#e-doc")).toBe("CPF ou CNPJ inválido");
     expect(await page.inputValue('[name="phone"]')).toBe("(11) 98765-4321");
     expect(await page.inputValue('[name="card_number"]')).toBe("");
@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)("hosted checkout in a browser", () => {
     await fill(page, { name: "Maria Silva", email: `browser-${Date.now()}@example.com`, phone: "11987654321", doc: "529.982.247-25" });
     await page.check('[name="method"][value="card"]');
     await fill(page, { card_holder: "MARIA SILVA", card_number: "4242424242424242", card_exp_month: "12", card_exp_year: "2030", card_cvc: "123" });
-    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    await submitAndLoad(page, () => page.click('button[type="submit"]'));
     expect(await page.textContent("h1")).toBe("Assinatura ativa");
     await page.context().close();
   });

@@ -4,7 +4,7 @@
 // the fake is aborted (and counted), proving the page needs nothing else.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
-import { hasChromium, useBrowser } from "../helpers/browser.ts";
+import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import { mercadopagoCardOf, mercadopagoOffer, PUBLIC_KEY, startMercadoPagoTestbed } from "../helpers/mercadopago.ts";
 import type { TestService } from "../helpers/service.ts";
 
@@ -57,7 +57,7 @@ describe.skipIf(!hasChromium)("Mercado Pago checkout in a browser (MercadoPago.j
     await page.frameLocator("#mp-cardNumber iframe").locator("input").fill("5031 4332 1540 6351");
     await page.frameLocator("#mp-expirationDate iframe").locator("input").fill("11/30");
     await page.frameLocator("#mp-securityCode iframe").locator("input").fill("123");
-    await Promise.all([page.waitForURL(`${svc.baseUrl}/checkout/${s.offerId}`, { waitUntil: "load" }), page.waitForEvent("framenavigated"), page.click('button[type="submit"]')]);
+    await submitAndLoad(page, () => page.click('button[type="submit"]'));
     await page.waitForSelector("h1");
     expect(await page.textContent("h1")).toBe("Assinatura ativa");
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
 import { advanceClock } from "../helpers/billing.ts";
-import { hasChromium, useBrowser } from "../helpers/browser.ts";
+import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import { post } from "../helpers/http.ts";
 import { mercadopagoCardOf, mercadopagoSubscription, startMercadoPagoTestbed, subscriptionOf } from "../helpers/mercadopago.ts";
 import type { TestService } from "../helpers/service.ts";
@@ -53,7 +53,7 @@ describe.skipIf(!hasChromium)("/pay at Mercado Pago in a browser (MercadoPago.js
     await page.frameLocator("#mp-cardNumber iframe").locator("input").fill("4235 6477 2802 5682");
     await page.frameLocator("#mp-expirationDate iframe").locator("input").fill("11/30");
     await page.frameLocator("#mp-securityCode iframe").locator("input").fill("123");
-    await Promise.all([page.waitForEvent("framenavigated"), page.click('button[type="submit"]')]);
+    await submitAndLoad(page, () => page.click('button[type="submit"]'));
     await page.waitForSelector("h1");
     expect(await page.textContent("h1")).toBe("Pagamento aprovado");
 

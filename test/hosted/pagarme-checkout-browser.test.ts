@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserTokenizer } from "../../web/browser-tokenizers/index.ts";
 import type { FakePagarme } from "../fakes/pagarme/fake-pagarme.ts";
-import { hasChromium, useBrowser } from "../helpers/browser.ts";
+import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import { call } from "../helpers/http.ts";
 import { PAGARME_PUBLIC_KEY, pagarmeOffer, startPagarmeTestbed } from "../helpers/pagarme.ts";
 import type { TestService } from "../helpers/service.ts";
@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)("Pagar.me checkout in a browser (tokenizecard.js s
     await page.fill('[data-pagarmecheckout-element="exp_year"]', "30");
     await page.fill('[data-pagarmecheckout-element="cvv"]', "123");
     const tokensBefore = fake.tokens.size;
-    await Promise.all([page.waitForURL(`${svc.baseUrl}/checkout/${s.offerId}`, { waitUntil: "load" }), page.waitForEvent("framenavigated"), page.click('button[type="submit"]')]);
+    await submitAndLoad(page, () => page.click('button[type="submit"]'));
     await page.waitForSelector("h1");
     expect(await page.textContent("h1")).toBe("Assinatura ativa");
     expect(fake.tokens.size).toBe(tokensBefore + 1);

@@ -2,7 +2,7 @@
 // off: a payment-method link and a renewal link are paid through the real /pay page.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium, useBrowser } from "../helpers/browser.ts";
+import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import { subscribe, subscription } from "../helpers/billing.ts";
 import { post } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
@@ -39,14 +39,14 @@ describe.skipIf(!hasChromium)("hosted /pay in a browser", () => {
     expect(await overflow(page)).toBeLessThanOrEqual(0);
 
     await fillCard(page, "4000000000000002");
-    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    await submitAndLoad(page, () => page.click('button[type="submit"]'));
     expect(await page.textContent("#e-card_number")).toBe("pagamento não aprovado; verifique os dados ou use outro cartão");
     expect(await page.inputValue('[name="card_number"]')).toBe("");
     expect(await page.inputValue('[name="card_cvc"]')).toBe("");
     expect(await page.inputValue('[name="card_holder"]')).toBe("MARIA SILVA");
 
     await fillCard(page, "5555 5555 5555 4444");
-    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    await submitAndLoad(page, () => page.click('button[type="submit"]'));
     expect(await page.textContent("h1")).toBe("Cartão atualizado");
     expect((await subscription(t, id)).payment_method).toEqual({ brand: "mastercard", last4: "4444" });
     await page.context().close();
@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)("hosted /pay in a browser", () => {
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await page.check('[name="method"][value="card"]');
     await fillCard(page, "4242424242424242");
-    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    await submitAndLoad(page, () => page.click('button[type="submit"]'));
     expect(await page.textContent("h1")).toBe("Renovação confirmada");
     const after = await subscription(t, id);
     expect(new Date(after.current_period_end).getTime()).toBeGreaterThan(new Date(before.current_period_end).getTime() + 27 * 86_400_000);

@@ -4,7 +4,7 @@
 // page needs nothing else.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
-import { hasChromium, useBrowser } from "../helpers/browser.ts";
+import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import type { TestService } from "../helpers/service.ts";
 import { startStripeTestbed, stripeOffer } from "../helpers/stripe.ts";
 
@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)("Stripe checkout in a browser (Stripe.js stand-in)
     // The card number goes into the provider's frame (another origin), never into our form.
     const frame = page.frameLocator('#card-element iframe');
     await frame.locator('input[name="cardnumber"]').fill("4242 4242 4242 4242");
-    await Promise.all([page.waitForURL(`${svc.baseUrl}/checkout/${s.offerId}`, { waitUntil: "load" }), page.waitForEvent("framenavigated"), page.click('button[type="submit"]')]);
+    await submitAndLoad(page, () => page.click('button[type="submit"]'));
     await page.waitForSelector("h1");
     expect(await page.textContent("h1")).toBe("Assinatura ativa");
 

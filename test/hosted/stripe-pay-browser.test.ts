@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
-import { hasChromium, useBrowser } from "../helpers/browser.ts";
+import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import { advanceClock, subscribe } from "../helpers/billing.ts";
 import { call, post } from "../helpers/http.ts";
 import type { TestService } from "../helpers/service.ts";
@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)("Stripe.js on /pay and 3-D Secure in a browser (st
 
   async function typeCardAndSubmit(w: Watched, number: string) {
     await w.page.frameLocator("#card-element iframe").locator('input[name="cardnumber"]').fill(number);
-    await Promise.all([w.page.waitForEvent("framenavigated"), w.page.click('button[type="submit"]')]);
+    await submitAndLoad(w.page, () => w.page.click('button[type="submit"]'));
   }
 
   /** Only pm_ ids (and the 3-D Secure handle) left the page: never a card number, expiry or CVC. */
@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)("Stripe.js on /pay and 3-D Secure in a browser (st
     await typeCardAndSubmit(w, "4000 0025 0000 3155");
     const challenge = w.page.frameLocator('iframe[name="stripe-challenge-frame"]');
     await challenge.locator("#complete").waitFor({ timeout: 15_000 });
-    await Promise.all([w.page.waitForEvent("framenavigated"), challenge.locator("#complete").click()]);
+    await submitAndLoad(w.page, () => challenge.locator("#complete").click());
     await w.page.waitForSelector("h1");
     expect(await w.page.textContent("h1")).toBe("Cartão atualizado");
     const sub = await svc.runtime.db.prisma.subscription.findFirstOrThrow({ where: { id: s.subscriptionId }, include: { paymentMethod: true } });
@@ -163,7 +163,7 @@ describe.skipIf(!hasChromium)("Stripe.js on /pay and 3-D Secure in a browser (st
     const challenge = w.page.frameLocator('iframe[name="stripe-challenge-frame"]');
     await challenge.locator(`#${outcome}`).waitFor({ timeout: 15_000 });
     if (outcome === "complete") {
-      await Promise.all([w.page.waitForEvent("framenavigated"), challenge.locator("#complete").click()]);
+      await submitAndLoad(w.page, () => challenge.locator("#complete").click());
       await w.page.waitForSelector("h1");
     } else {
       await challenge.locator("#fail").click();

@@ -88,8 +88,9 @@ export function standInScript(): string {
 }
 
 export function cardFrameHtml(): string {
-  return `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">
-<input name="cardnumber" autocomplete="cc-number" inputmode="numeric" placeholder="1234 1234 1234 1234" style="width:100%;height:2.8rem;border:0;font:16px system-ui;padding:0 .5rem">
+  // The listener is registered in <head>, before the input exists: once a test can type the card, the
+  // frame can already hear createPaymentMethod (a message to a frame with no listener is lost for good).
+  return `<!doctype html><html><head><meta charset="utf-8">
 <script>
 // As Stripe.js' frame does, the card goes from this frame (the provider's origin) straight to the provider's
 // POST /v1/payment_methods with the publishable key; the page (ours) only ever hears the new pm_ id.
@@ -103,7 +104,9 @@ window.addEventListener("message", function (e) {
     .then(function (pm) { port.postMessage(pm.error ? { error: pm.error } : { paymentMethod: pm }); })
     .catch(function () { port.postMessage({ error: { type: "api_connection_error", message: "network" } }); });
 });
-</script></body></html>`;
+</script></head><body style="margin:0">
+<input name="cardnumber" autocomplete="cc-number" inputmode="numeric" placeholder="1234 1234 1234 1234" style="width:100%;height:2.8rem;border:0;font:16px system-ui;padding:0 .5rem">
+</body></html>`;
 }
 
 /** The issuer's 3-D Secure page of Stripe's test mode: the payer completes or fails it; the answer goes back to Stripe.js. */
@@ -118,7 +121,9 @@ function answer(outcome) {
   var body = new URLSearchParams({ client_secret: q.get("client_secret") || "", outcome: outcome });
   fetch("/_test/3ds/" + encodeURIComponent(q.get("setup_intent") || ""), { method: "POST", body: body })
     .then(function (r) { return r.json(); })
-    .then(function (si) { parent.postMessage({ type: "three_d_secure_result", setupIntent: si.error ? null : si }, "*"); });
+    .then(function (si) { return si.error ? null : si; }, function () { return null; })
+    // Always an answer: a lost request is a failed authentication on the page, never a page left waiting.
+    .then(function (si) { parent.postMessage({ type: "three_d_secure_result", setupIntent: si }, "*"); });
 }
 // Enabled only once they answer: a click as soon as they are drawn (a test under load) is never lost.
 ["complete", "fail"].forEach(function (id) {
