@@ -2,6 +2,7 @@
 // is the invoice id plus the attempt number, so a replay after a crash reaches the same charge.
 import type { GatewayAccount, Invoice, PaymentMethod, PrismaClient, Subscription } from "../../generated/prisma/client.ts";
 import { newId } from "../shared/ids.ts";
+import { attemptPaymentRow } from "./build-renewal-rows.ts";
 
 export async function createInvoiceAttempt(
   prisma: PrismaClient,
@@ -10,25 +11,6 @@ export async function createInvoiceAttempt(
   const { invoice, account, card } = input;
   const attemptNo = (await prisma.payment.count({ where: { tenantId: invoice.tenantId, invoiceId: invoice.id } })) + 1;
   return prisma.payment.create({
-    data: {
-      id: newId("payment"),
-      tenantId: invoice.tenantId,
-      customerId: invoice.subscription.customerId,
-      subscriptionId: invoice.subscriptionId,
-      invoiceId: invoice.id,
-      kind: "RECURRING",
-      method: input.method,
-      methodKind: input.method === "CARD" ? "credit_card" : "pix",
-      amountCents: invoice.amountCents,
-      currency: invoice.currency,
-      status: "PROCESSING",
-      attemptNo,
-      idempotencyKey: `${invoice.id}:${attemptNo}`,
-      gatewayAccountId: account.id,
-      provider: account.provider,
-      paymentMethodId: card?.id ?? null,
-      cardBrand: card?.brand ?? null,
-      cardLast4: card?.last4 ?? null,
-    },
+    data: attemptPaymentRow({ id: newId("payment"), invoice, customerId: invoice.subscription.customerId, attemptNo, method: input.method, account, card: card ?? null }),
   });
 }

@@ -9,7 +9,8 @@ import { newId } from "../shared/ids.ts";
 import { cents } from "../shared/money.ts";
 import { pendingChangeDueAt } from "../subscriptions/apply-scheduled-plan-change.ts";
 import { invoiceAmount } from "../shared/invoice-amount.ts";
-import { periodEnd, type Interval } from "../shared/periods.ts";
+import { type Interval } from "../shared/periods.ts";
+import { cycleInvoiceRow } from "./build-renewal-rows.ts";
 
 export async function ensureCycleInvoice(
   runtime: Runtime,
@@ -42,20 +43,17 @@ export async function ensureCycleInvoice(
          WHERE id = ${input.subscriptionId} AND tenant_id = ${input.tenantId} FOR UPDATE`;
       if (!live || live.ends) return null;
       return tx.invoice.create({
-        data: {
+        data: cycleInvoiceRow({
           id: newId("invoice"),
           tenantId: input.tenantId,
           subscriptionId: input.subscriptionId,
-          kind: "CYCLE",
-          periodStart: input.periodStart,
-          periodEnd: periodEnd(input.periodStart, (offer.interval ?? "MONTH") as Interval, input.anchorDay),
-          dueAt: input.periodStart,
-          amountCents: amount.amountCents,
-          discountCents: amount.discountCents,
           currency: sub.currency,
-          status: amount.amountCents === 0 ? "PAID" : "OPEN",
-          paidAt: amount.amountCents === 0 ? input.now : null,
-        },
+          periodStart: input.periodStart,
+          interval: (offer.interval ?? "MONTH") as Interval,
+          anchorDay: input.anchorDay,
+          amount,
+          now: input.now,
+        }),
       });
     });
   } catch (err) {

@@ -5,7 +5,7 @@ import type { Runtime } from "../runtime.ts";
 import { createPixCharge } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { createInvoiceAttempt } from "./create-invoice-attempt.ts";
-import { moveStatuses } from "../shared/transition.ts";
+import { failExpiredPix } from "../payments/fail-expired-pix.ts";
 import { cents } from "../shared/money.ts";
 
 export interface IssuedPix {
@@ -23,7 +23,7 @@ export async function issuePixCharge(runtime: Runtime, input: { tenantId: string
   });
   const account = invoice.subscription.offer.gatewayAccount;
   // An expired QR is dead at the gateway: its attempt failed, a fresh one replaces it.
-  await moveStatuses(prisma, PAYMENT, { tenantId, where: { invoiceId, method: "PIX", pixExpiresAt: { lte: now } }, from: ["PROCESSING"], to: "FAILED", data: { failureCode: "expired" } });
+  await failExpiredPix(prisma, { tenantId, attempts: { invoiceId }, expiredBy: now });
   const live = await prisma.payment.findFirst({ where: { tenantId, invoiceId, method: "PIX", status: "PROCESSING" }, orderBy: { id: "desc" } });
   if (live?.pixCopyPaste && live.pixExpiresAt && live.pixExpiresAt > now) {
     return { paymentId: live.id, copyPaste: live.pixCopyPaste, expiresAt: live.pixExpiresAt };

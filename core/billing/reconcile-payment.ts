@@ -1,7 +1,7 @@
 // Asks the gateway for the real outcome of a card attempt we never heard back from (timeout, crash
 // between the charge and our commit) and settles it. Runs before any new attempt on that invoice.
 import type { Payment } from "../../generated/prisma/client.ts";
-import { fetchChargeStatus } from "../gateways/gateway-calls.ts";
+import { askChargeOutcome } from "../gateways/ask-charge-outcome.ts";
 import { accountRef } from "../gateways/registry.ts";
 import type { Runtime } from "../runtime.ts";
 import { settlePayment, type SettleResult } from "./settle-payment.ts";
@@ -13,27 +13,15 @@ export type ReconcileResult = SettleResult | "retry" | "unresolved";
 export async function reconcilePayment(runtime: Runtime, payment: Payment, now: Date): Promise<ReconcileResult> {
   const prisma = runtime.db.prisma;
   const account = await prisma.gatewayAccount.findFirstOrThrow({ where: { id: payment.gatewayAccountId, tenantId: payment.tenantId } });
-  const status = await fetchChargeStatus(
+  const asked = await askChargeOutcome(
     { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: payment.subscriptionId, paymentId: payment.id, now },
     payment.invoiceId ?? payment.orderId ?? payment.id,
     payment.idempotencyKey,
+    payment.gatewayChargeId,
   );
-  if (!status || status.outcome === "pending") return "unresolved";
-  if (status.outcome === "not_found") {
-    // Failed, but no dunning attempt: the charge never happened (a proration's invoice is void, an order's attempt gone).
-    const settled = await settlePayment(runtime, {
-      tenantId: payment.tenantId,
-      paymentId: payment.id,
-      verdict: { outcome: "declined", chargeId: payment.gatewayChargeId, detailCode: "not_received_by_gateway" },
-      now,
-      dunning: false,
-    });
-    return settled === "already_settled" ? "already_settled" : "retry";
-  }
-  return settlePayment(runtime, {
-    tenantId: payment.tenantId,
-    paymentId: payment.id,
-    verdict: { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode, amountCents: status.amountCents },
-    now,
-  });
+  if (!asked) return "unresolved";
+  // Never received: failed, but no dunning attempt (a proration's invoice is void, an order's attempt gone).
+  const settled = await settlePayment(runtime, { tenantId: payment.tenantId, paymentId: payment.id, verdict: asked.verdict, now, dunning: !asked.neverReceived });
+  if (!asked.neverReceived) return settled;
+  return settled === "already_settled" ? "already_settled" : "retry";
 }

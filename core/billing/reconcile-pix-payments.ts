@@ -10,7 +10,7 @@
 // (record-late-pix-payment.ts), exactly as its notice would have recorded it.
 import type { Payment } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
-import { fetchChargeStatus } from "../gateways/gateway-calls.ts";
+import { askChargeOutcome } from "../gateways/ask-charge-outcome.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { latePixKey, recordLatePixPayment } from "./record-late-pix-payment.ts";
@@ -30,12 +30,8 @@ export async function reconcilePixPayments(runtime: Runtime, opts: { olderThanMs
   const count = (result: string) => void (results[result] = (results[result] ?? 0) + 1);
   for (const payment of waiting) {
     const now = tenantClock(payment.customer.tenant, runtime.wallClock).now();
-    const status = await askProvider(runtime, payment, now);
-    count(
-      status?.outcome === "approved"
-        ? await settlePayment(runtime, { tenantId: payment.tenantId, paymentId: payment.id, verdict: { outcome: "approved", chargeId: status.chargeId, detailCode: "", amountCents: status.amountCents }, now })
-        : "unresolved",
-    );
+    const answer = await askProvider(runtime, payment, now);
+    count(answer?.verdict.outcome === "approved" ? await settlePayment(runtime, { tenantId: payment.tenantId, paymentId: payment.id, verdict: answer.verdict, now }) : "unresolved");
   }
 
   const givenUp = await prisma.payment.findMany({ where: { ...atProvider, status: "FAILED" }, orderBy: { id: "asc" }, take: opts.limit ?? 200, include });
@@ -54,13 +50,13 @@ export async function reconcilePixPayments(runtime: Runtime, opts: { olderThanMs
     const settled = answers.some((a) => a.outcome === "declined" || a.outcome === "approved");
     const recently = answers.some((a) => a.createdAt.getTime() > now.getTime() - HOUR_MS);
     if (recorded.has(latePixKey(payment)) || settled || recently) continue;
-    const status = await askProvider(runtime, payment, now);
-    if (status?.outcome !== "approved") {
+    const answer = await askProvider(runtime, payment, now);
+    if (answer?.verdict.outcome !== "approved") {
       count("unresolved");
       continue;
     }
     try {
-      count(`late_${await recordLatePixPayment(runtime, { failed: payment, chargeId: status.chargeId, amountCents: status.amountCents, now })}`);
+      count(`late_${await recordLatePixPayment(runtime, { failed: payment, chargeId: answer.verdict.chargeId, amountCents: answer.verdict.amountCents, now })}`);
     } catch (err) {
       // Its notice recorded it at the same moment (the derived key is UNIQUE): nothing left to do.
       if (!isUniqueViolation(err)) throw err;
@@ -70,11 +66,11 @@ export async function reconcilePixPayments(runtime: Runtime, opts: { olderThanMs
   return results;
 }
 
-/** What the provider says about the Pix made under the payment's key (null: it could not be asked). */
+/** What the provider says about the Pix made under the payment's key (null: pending, or it could not be asked). */
 async function askProvider(runtime: Runtime, payment: Payment, now: Date) {
   const prisma = runtime.db.prisma;
   const account = await prisma.gatewayAccount.findFirstOrThrow({ where: { id: payment.gatewayAccountId, tenantId: payment.tenantId } });
-  return fetchChargeStatus(
+  return askChargeOutcome(
     { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: payment.subscriptionId, paymentId: payment.id, now },
     payment.invoiceId ?? payment.orderId ?? payment.id,
     payment.idempotencyKey,

@@ -8,9 +8,10 @@ import { chargeCard, type ChargeOutcome } from "../gateways/gateway-calls.ts";
 import { logGatewayEvents, type GatewayEventInput } from "../gateways/log-gateway-event.ts";
 import { capabilitiesSchema } from "../gateways/capabilities.ts";
 import { newId } from "../shared/ids.ts";
-import { cents, type Cents } from "../shared/money.ts";
+import { cents } from "../shared/money.ts";
 import { invoiceAmount } from "../shared/invoice-amount.ts";
 import { periodEnd, type Interval } from "../shared/periods.ts";
+import { attemptPaymentRow, cycleInvoiceRow, type AttemptPaymentRow, type CycleInvoiceRow } from "./build-renewal-rows.ts";
 import type { ClaimedSubscription } from "./claim-due-subscriptions.ts";
 import { chargeOutcome, type DutyOutcome } from "./process-due-subscription.ts";
 import { settlePayments } from "./settle-payment.ts";
@@ -40,12 +41,9 @@ interface Candidate {
 interface Renewal {
   c: Candidate;
   now: Date;
-  invoiceId: string;
-  paymentId: string;
-  periodStart: Date;
-  periodEnd: Date;
-  amountCents: Cents;
-  discountCents: Cents;
+  /** The rows the duty would write one by one, built by the same functions (build-renewal-rows.ts). */
+  invoice: CycleInvoiceRow;
+  payment: AttemptPaymentRow;
   result?: ChargeOutcome;
 }
 
@@ -72,8 +70,8 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
          ORDER BY id FOR UPDATE`;
       const ids = new Set(live.map((r) => r.id));
       const kept = planned.filter((r) => ids.has(r.c.id));
-      await tx.invoice.createMany({ data: kept.map(invoiceRow) });
-      await tx.payment.createMany({ data: kept.map(paymentRow) });
+      await tx.invoice.createMany({ data: kept.map((r) => r.invoice) });
+      await tx.payment.createMany({ data: kept.map((r) => r.payment) });
       return kept;
     });
   } catch (err) {
@@ -89,7 +87,7 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
   // Their billing leases are released in the same transaction (in the UPDATE that opens a paid period).
   const settled = await settlePayments(
     runtime,
-    heard.map((r) => ({ tenantId: r.c.tenant_id, paymentId: r.paymentId, verdict: r.result!, now: r.now })),
+    heard.map((r) => ({ tenantId: r.c.tenant_id, paymentId: r.payment.id, verdict: r.result!, now: r.now })),
     { releaseBillingLeases: true },
   );
   for (const [i, r] of heard.entries()) {
@@ -131,53 +129,35 @@ async function plan(runtime: Runtime, items: ClaimedSubscription[]): Promise<Ren
   for (const c of rows) {
     const now = nowById.get(c.id)!;
     const start = new Date(c.current_period_end);
-    const end = periodEnd(start, c.interval, c.anchor_day ?? start.getUTCDate());
     const coupon = c.redemption_id ? { percentOff: c.percent_off, amountOffCents: c.amount_off_cents, cyclesRemaining: c.cycles_remaining } : null;
     const amount = invoiceAmount(cents(c.price_cents), coupon);
-    // Free cycles and runs so late that the new period is already over take the careful path.
-    if (amount.amountCents === 0 || end.getTime() <= now.getTime()) continue;
-    out.push({ c, now, invoiceId: newId("invoice"), paymentId: newId("payment"), periodStart: start, periodEnd: end, ...amount });
+    // Free cycles take the careful path (their invoice is born paid, no charge).
+    if (amount.amountCents === 0) continue;
+    const invoice = cycleInvoiceRow({
+      id: newId("invoice"),
+      tenantId: c.tenant_id,
+      subscriptionId: c.id,
+      currency: c.currency,
+      periodStart: start,
+      interval: c.interval,
+      anchorDay: c.anchor_day ?? start.getUTCDate(),
+      amount,
+      now,
+    });
+    // So do runs so late that the new period is already over.
+    if (invoice.periodEnd.getTime() <= now.getTime()) continue;
+    const payment = attemptPaymentRow({
+      id: newId("payment"),
+      invoice: { id: invoice.id, tenantId: c.tenant_id, subscriptionId: c.id, amountCents: invoice.amountCents, currency: c.currency },
+      customerId: c.customer_id,
+      attemptNo: 1,
+      method: "CARD",
+      account: { id: c.account_id, provider: c.provider },
+      card: { id: c.pm_id, brand: c.brand, last4: c.last4 },
+    });
+    out.push({ c, now, invoice, payment });
   }
   return out;
-}
-
-function invoiceRow(r: Renewal): Prisma.InvoiceCreateManyInput {
-  return {
-    id: r.invoiceId,
-    tenantId: r.c.tenant_id,
-    subscriptionId: r.c.id,
-    kind: "CYCLE",
-    periodStart: r.periodStart,
-    periodEnd: r.periodEnd,
-    dueAt: r.periodStart,
-    amountCents: r.amountCents,
-    discountCents: r.discountCents,
-    currency: r.c.currency,
-    status: "OPEN",
-  };
-}
-
-function paymentRow(r: Renewal): Prisma.PaymentCreateManyInput {
-  return {
-    id: r.paymentId,
-    tenantId: r.c.tenant_id,
-    customerId: r.c.customer_id,
-    subscriptionId: r.c.id,
-    invoiceId: r.invoiceId,
-    kind: "RECURRING",
-    method: "CARD",
-    methodKind: "credit_card",
-    amountCents: r.amountCents,
-    currency: r.c.currency,
-    status: "PROCESSING",
-    attemptNo: 1,
-    idempotencyKey: `${r.invoiceId}:1`,
-    gatewayAccountId: r.c.account_id,
-    provider: r.c.provider,
-    paymentMethodId: r.c.pm_id,
-    cardBrand: r.c.brand,
-    cardLast4: r.c.last4,
-  };
 }
 
 async function chargeAll(runtime: Runtime, renewals: Renewal[], concurrency: number, result: BatchResult): Promise<void> {
@@ -190,8 +170,8 @@ async function chargeAll(runtime: Runtime, renewals: Renewal[], concurrency: num
       const account = { id: r.c.account_id, tenantId: r.c.tenant_id, provider: r.c.provider, capabilities: capabilitiesSchema.parse(r.c.capabilities) };
       try {
         const outcome = await chargeCard(
-          { prisma, adapter: runtime.gateways.adapter(r.c.provider), account, subscriptionId: r.c.id, paymentId: r.paymentId, now: r.now, log: (e) => logs.push(e) },
-          { token: r.c.token, amountCents: r.amountCents, currency: r.c.currency, idempotencyKey: `${r.invoiceId}:1`, reference: r.invoiceId, offSession: true },
+          { prisma, adapter: runtime.gateways.adapter(r.c.provider), account, subscriptionId: r.c.id, paymentId: r.payment.id, now: r.now, log: (e) => logs.push(e) },
+          { token: r.c.token, amountCents: cents(r.invoice.amountCents), currency: r.c.currency, idempotencyKey: r.payment.idempotencyKey, reference: r.invoice.id, offSession: true },
         );
         runtime.faults?.("after-gateway-charge");
         r.result = outcome;

@@ -1,6 +1,6 @@
 // The one use case that records a gateway verdict (approved / declined / unknown) on payment attempts:
-// any invoice (renewal, retry, first Pix, /pay), order (checkout Pix, renewal link), plan-change
-// proration, and the card batch's whole batch at once. In one transaction, under the subscription
+// any invoice (the checkout's first, renewal, retry, first Pix, /pay), order (checkout card or Pix,
+// renewal link), plan-change proration, and the card batch's whole batch at once. In one transaction, under the subscription
 // locks: the decision (settlement-decision.ts), then the payment, its invoice or order, the
 // subscription and their events, every status through its transition table. Settling twice is a
 // no-op ("already_settled"). The money is what the gateway says it received (verdict.amountCents),
@@ -69,14 +69,35 @@ export async function settlePayments(runtime: Runtime, list: Settlement[], opts:
     { timeout: 60_000 },
   );
   runtime.faults?.("after-commit");
-  for (const r of refunds) await refundSurplusPayment(runtime, r);
+  await refundSettledSurplus(runtime, refunds);
   return results;
+}
+
+/** What settling inside a caller's transaction leaves to do after its commit: the refunds (refundSettledSurplus). */
+export interface SettledInTx {
+  results: SettleResult[];
+  refunds: SurplusRefund[];
+}
+
+/**
+ * The same settlement inside the caller's transaction, for a sale recorded together with its first
+ * charge (the checkout): the payment is born unsettled and settled here, so the sale commits with
+ * its outcome or not at all. `wallNow` stamps updated_at. The caller refunds after its commit.
+ */
+export async function settlePaymentsInTx(tx: Tx, list: Settlement[], wallNow: Date): Promise<SettledInTx> {
+  if (list.length === 0) return { results: [], refunds: [] };
+  return settleInTx(tx, list, wallNow, false);
+}
+
+/** After the settling commit: money that paid nothing (a surplus), or taken over the charge, goes back. */
+export async function refundSettledSurplus(runtime: Runtime, refunds: SurplusRefund[]): Promise<void> {
+  for (const r of refunds) await refundSurplusPayment(runtime, r);
 }
 
 /** What settling reads of a payment, its invoice and its subscription (a batch reads hundreds: only these). */
 type PaymentRead = Pick<Payment, "id" | "tenantId" | "status" | "amountCents" | "invoiceId" | "orderId" | "subscriptionId" | "gatewayChargeId" | "refundReason">;
 /** A refund of money taken that pays nothing, made after the commit (refund-surplus-payment.ts). */
-type SurplusRefund = { tenantId: string; paymentId: string; now: Date; amountCents: number; reason: string };
+export type SurplusRefund = { tenantId: string; paymentId: string; now: Date; amountCents: number; reason: string };
 type InvoiceRead = Pick<Invoice, "id" | "tenantId" | "status" | "kind" | "periodStart" | "periodEnd" | "discountCents">;
 /** What opening a period and dunning read of a subscription (a plan change re-reads its whole row). */
 type SubscriptionRead = Pick<

@@ -1,7 +1,9 @@
 // The checkout's card steps, shared by subscriptions and orders: tokenize the typed card, then the
 // first charge. A refusal names the card_number field with one generic pt-BR text (refusal-texts.ts);
 // a timeout is settled on the spot by asking the gateway, never guessed.
-import { chargeCard, fetchChargeStatus, savePaymentMethod, tokenizeCard, type GatewayCallContext } from "../gateways/gateway-calls.ts";
+import type { Verdict } from "../billing/settle-payment.ts";
+import { askChargeOutcome } from "../gateways/ask-charge-outcome.ts";
+import { chargeCard, savePaymentMethod, tokenizeCard, type GatewayCallContext } from "../gateways/gateway-calls.ts";
 import { fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
 import type { SavedCard } from "./create-checkout-records.ts";
@@ -42,15 +44,27 @@ export async function tokenize(
   return { card: { token: result.token, brand: result.brand, last4: result.last4, expMonth: result.expMonth, expYear: result.expYear }, customerId };
 }
 
-/** The first charge, announced first (checkout-charge-intent.ts): `wallNow` dates the intent. */
-export async function chargeAtCheckout(gw: GatewayCallContext, card: SavedCard, amountCents: number, currency: string, reference: string, idempotencyKey: string, wallNow: Date) {
+/**
+ * The first charge, announced first (checkout-charge-intent.ts): `wallNow` dates the intent. Answers the
+ * approved verdict, which the caller settles with the sale's records (settle-payment.ts).
+ */
+export async function chargeAtCheckout(
+  gw: GatewayCallContext,
+  card: SavedCard,
+  amountCents: number,
+  currency: string,
+  reference: string,
+  idempotencyKey: string,
+  wallNow: Date,
+): Promise<Verdict> {
   await announceCharge(gw.prisma, { tenantId: gw.account.tenantId, gatewayAccountId: gw.account.id, idempotencyKey, reference, amountCents, at: wallNow });
   let result = await chargeCard(gw, { token: card.token, amountCents: cents(amountCents), currency, idempotencyKey, reference });
   if (result.outcome === "unknown") {
-    const status = await fetchChargeStatus(gw, reference, idempotencyKey);
-    if (status?.outcome === "approved" || status?.outcome === "declined") result = { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode };
+    // A charge the gateway never got stays unknown here: the customer is asked to try again.
+    const asked = await askChargeOutcome(gw, reference, idempotencyKey);
+    if (asked && !asked.neverReceived) result = asked.verdict;
   }
-  if (result.outcome === "approved") return result.chargeId;
+  if (result.outcome === "approved") return result;
   if (result.outcome === "declined") await dropChargeIntent(gw.prisma, idempotencyKey);
   if (result.outcome === "unknown") throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
   throw fieldError("card_number", declineText(result.detailCode));

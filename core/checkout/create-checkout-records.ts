@@ -1,5 +1,7 @@
 // The one transaction that gives birth to a subscription: customer (new or found), saved card, the
-// subscription, its first invoice and payment, the coupon redemption and the outbox events.
+// subscription, its first invoice and payment, the coupon redemption and the outbox events. A card
+// charged at checkout is settled in the same transaction by the one settlement (settle-payment.ts):
+// the subscription is born waiting for its first payment and the approved verdict activates it.
 import { settleChargeIntent } from "./checkout-charge-intent.ts";
 import type { Coupon, Customer, Prisma, SubscriptionStatus } from "../../generated/prisma/client.ts";
 import type { EventType } from "../events/event-types.ts";
@@ -7,9 +9,10 @@ import type { Runtime } from "../runtime.ts";
 import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
 import { newId } from "../shared/ids.ts";
 import type { InvoiceAmount } from "../shared/invoice-amount.ts";
-import { afterDiscountedCycle } from "../shared/next-charge.ts";
+import { refundSettledSurplus, settlePaymentsInTx, type SurplusRefund, type Verdict } from "../billing/settle-payment.ts";
 import { recordReferral } from "../referrals/record-referral.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
+import { fieldError } from "./checkout-guards.ts";
 import { couponRefusal } from "./refusal-texts.ts";
 
 export interface SavedCard {
@@ -32,15 +35,19 @@ export interface CheckoutRecords {
   status: SubscriptionStatus;
   period: { start: Date | null; end: Date | null; anchorDay: number | null; trialEndsAt: Date | null; nextBillingAt: Date | null };
   /** Null in a trial (nothing billed at checkout). */
-  firstInvoice: (InvoiceAmount & { periodEnd: Date; paid: boolean }) | null;
-  /** The first payment: a settled card charge or a pending Pix. */
-  payment: { method: "CARD" | "PIX"; idempotencyKey: string; chargeId: string; pix: { copyPaste: string; expiresAt: Date } | null } | null;
+  firstInvoice: (InvoiceAmount & { periodEnd: Date }) | null;
+  /** The first payment: a card charge with its gateway verdict (settled here), or a pending Pix. */
+  payment:
+    | { method: "CARD"; idempotencyKey: string; verdict: Verdict }
+    | { method: "PIX"; idempotencyKey: string; chargeId: string; pix: { copyPaste: string; expiresAt: Date } }
+    | null;
   events: EventType[];
   now: Date;
 }
 
 export async function createCheckoutRecords(runtime: Runtime, r: CheckoutRecords): Promise<void> {
-  await runtime.db.prisma.$transaction(async (tx) => {
+  const wallNow = runtime.wallClock.now();
+  const refunds = await runtime.db.prisma.$transaction(async (tx): Promise<SurplusRefund[]> => {
     // The card charge announced before the gateway call becomes this sale's (or is refused: being voided).
     if (r.payment?.method === "CARD") await settleChargeIntent(tx, r.payment.idempotencyKey);
     const customerId = await upsertCheckoutCustomer(tx, { tenantId: r.tenantId, newCustomerId: r.ids.customerId, input: r.input, existing: r.existingCustomer });
@@ -66,18 +73,28 @@ export async function createCheckoutRecords(runtime: Runtime, r: CheckoutRecords
         nextBillingAt: r.period.nextBillingAt,
         tracking: (r.input.tracking ?? undefined) as Prisma.InputJsonValue | undefined,
         referralCode: r.input.ref,
-        paidCycles: r.firstInvoice?.paid ? 1 : 0,
       },
     });
     if (r.coupon) await redeemCoupon(tx, r, customerId);
     if (r.firstInvoice) await createFirstInvoice(tx, r, customerId, paymentMethodId);
-    if (r.firstInvoice?.paid && r.payment) {
-      await tx.subscription.update({ where: { id: r.ids.subscriptionId }, data: { lastPaymentId: r.ids.paymentId } });
-    }
+    const settled = r.payment?.method === "CARD" ? await settleFirstCharge(tx, r, r.payment.verdict, wallNow) : [];
     await emitSubscriptionEvents(tx, { tenantId: r.tenantId, subscriptionId: r.ids.subscriptionId, types: r.events, at: r.now });
     // Referral (core/referrals): born pending with the subscription; an unusable ref is ignored.
     await recordReferral(tx, { tenantId: r.tenantId, code: r.input.ref, referredCustomerId: customerId, referredSubscriptionId: r.ids.subscriptionId, now: r.now });
+    return settled;
   });
+  await refundSettledSurplus(runtime, refunds);
+}
+
+/**
+ * The checkout's card verdict on its first invoice: paid, the subscription activates (its period, the
+ * coupon's first cycle, subscription.activated and invoice.paid). Anything else records no sale: the
+ * transaction rolls back and the caller gives the charge back.
+ */
+async function settleFirstCharge(tx: Prisma.TransactionClient, r: CheckoutRecords, verdict: Verdict, wallNow: Date): Promise<SurplusRefund[]> {
+  const { results, refunds } = await settlePaymentsInTx(tx, [{ tenantId: r.tenantId, paymentId: r.ids.paymentId, verdict, now: r.now }], wallNow);
+  if (results[0] !== "paid") throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
+  return refunds;
 }
 
 /** The checkout's customer: the one found (gaps filled) or a new one; its id. Subscriptions and orders alike. */
@@ -107,9 +124,7 @@ async function redeemCoupon(tx: Prisma.TransactionClient, r: CheckoutRecords, cu
     UPDATE coupons SET redeemed_count = redeemed_count + 1
     WHERE id = ${coupon.id} AND tenant_id = ${r.tenantId} AND (max_redemptions IS NULL OR redeemed_count < max_redemptions)`;
   if (taken !== 1) throw couponRefusal("exhausted");
-  // A first invoice paid with the discount uses up the coupon's first cycle.
-  const usedNow = r.firstInvoice?.paid && r.firstInvoice.discountCents > 0;
-  const { cyclesRemaining: left, active } = usedNow ? afterDiscountedCycle(coupon.cycles) : { cyclesRemaining: coupon.cycles, active: true };
+  // Its first cycle is used up when the first invoice is paid (the settlement), not here.
   await tx.couponRedemption.create({
     data: {
       id: newId("couponRedemption"),
@@ -117,14 +132,15 @@ async function redeemCoupon(tx: Prisma.TransactionClient, r: CheckoutRecords, cu
       couponId: coupon.id,
       customerId,
       subscriptionId: r.ids.subscriptionId,
-      cyclesRemaining: left,
-      active,
+      cyclesRemaining: coupon.cycles,
+      active: true,
     },
   });
 }
 
 async function createFirstInvoice(tx: Prisma.TransactionClient, r: CheckoutRecords, customerId: string, paymentMethodId: string | null) {
   const inv = r.firstInvoice!;
+  // Born open and unsettled: a card verdict settles both right after (settleFirstCharge), a Pix its notice.
   await tx.invoice.create({
     data: {
       id: r.ids.invoiceId,
@@ -137,13 +153,12 @@ async function createFirstInvoice(tx: Prisma.TransactionClient, r: CheckoutRecor
       amountCents: inv.amountCents,
       discountCents: inv.discountCents,
       currency: r.offer.currency,
-      status: inv.paid ? "PAID" : "OPEN",
-      paidAt: inv.paid ? r.now : null,
+      status: "OPEN",
       attemptCount: r.payment ? 1 : 0,
     },
   });
   if (!r.payment) return;
-  const paid = inv.paid;
+  const pix = r.payment.method === "PIX" ? r.payment : null;
   await tx.payment.create({
     data: {
       id: r.ids.paymentId,
@@ -151,24 +166,21 @@ async function createFirstInvoice(tx: Prisma.TransactionClient, r: CheckoutRecor
       customerId,
       subscriptionId: r.ids.subscriptionId,
       invoiceId: r.ids.invoiceId,
-      paidInvoiceId: paid ? r.ids.invoiceId : null,
       kind: "RECURRING",
       method: r.payment.method,
       methodKind: r.payment.method === "CARD" ? "credit_card" : "pix",
       amountCents: inv.amountCents,
       currency: r.offer.currency,
-      status: paid ? "PAID" : "PROCESSING",
+      status: "PROCESSING",
       idempotencyKey: r.payment.idempotencyKey,
       gatewayAccountId: r.gatewayAccount.id,
       provider: r.gatewayAccount.provider,
-      gatewayChargeId: r.payment.chargeId,
+      gatewayChargeId: r.payment.method === "PIX" ? r.payment.chargeId : r.payment.verdict.chargeId,
       paymentMethodId,
       cardBrand: r.card?.brand ?? null,
       cardLast4: r.card?.last4 ?? null,
-      pixCopyPaste: r.payment.pix?.copyPaste ?? null,
-      pixExpiresAt: r.payment.pix?.expiresAt ?? null,
-      paidAt: paid ? r.now : null,
-      items: paid ? { create: [{ id: newId("paymentItem"), tenantId: r.tenantId, kind: "plan", amountCents: inv.amountCents }] } : undefined,
+      pixCopyPaste: pix?.pix.copyPaste ?? null,
+      pixExpiresAt: pix?.pix.expiresAt ?? null,
     },
   });
 }

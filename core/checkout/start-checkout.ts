@@ -1,6 +1,7 @@
 // The hosted checkout's use case: the only way a subscription is born (billing-api.md fact 1).
 // Order matters for "a refused checkout leaves nothing behind": every check and the gateway call
-// come first; records are written in one transaction only once the money side is settled.
+// come first; records are written in one transaction only once the gateway answered, and that
+// transaction settles the card's verdict through the one settlement (settle-payment.ts).
 import type { Runtime } from "../runtime.ts";
 import { invoiceAmount } from "../shared/invoice-amount.ts";
 import { periodEnd, trialEnd } from "../shared/periods.ts";
@@ -16,8 +17,6 @@ import type { CheckoutInput, CheckoutResult } from "./checkout-input.ts";
 import { createCheckoutRecords, type CheckoutRecords } from "./create-checkout-records.ts";
 import { getCheckoutOffer } from "./get-checkout-offer.ts";
 import { startOrderCheckout } from "./start-order-checkout.ts";
-
-
 
 export async function startCheckout(runtime: Runtime, input: CheckoutInput): Promise<CheckoutResult> {
   const prisma = runtime.db.prisma;
@@ -71,22 +70,24 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
   const end = periodEnd(now, interval, now.getUTCDate());
   const idempotencyKey = `${ids.invoiceId}:1`;
   if (card) {
-    const chargeId = await chargeAtCheckout(gw, card, amount.amountCents, offer.currency, ids.invoiceId, idempotencyKey, runtime.wallClock.now());
+    const verdict = await chargeAtCheckout(gw, card, amount.amountCents, offer.currency, ids.invoiceId, idempotencyKey, runtime.wallClock.now());
     runtime.faults?.("after-gateway-charge");
+    // Born waiting for its first payment; the approved verdict, settled in the same transaction,
+    // activates it (its period, subscription.activated and invoice.paid).
     const records: CheckoutRecords = {
       ...base,
       card,
-      status: "ACTIVE",
-      period: { start: now, end, anchorDay: now.getUTCDate(), trialEndsAt: null, nextBillingAt: end },
-      firstInvoice: { ...amount, periodEnd: end, paid: true },
-      payment: { method: "CARD", idempotencyKey, chargeId, pix: null },
-      events: ["subscription.activated", "invoice.paid"],
+      status: "PENDING_FIRST_PAYMENT",
+      period: { start: null, end: null, anchorDay: null, trialEndsAt: null, nextBillingAt: null },
+      firstInvoice: { ...amount, periodEnd: end },
+      payment: { method: "CARD", idempotencyKey, verdict },
+      events: [],
     };
     try {
       await createCheckoutRecords(runtime, records);
     } catch (err) {
       // The charge went through but nothing was recorded: give the money back rather than keep it unexplained.
-      const voided = await refundCharge(gw, ids.invoiceId, { chargeId, amountCents: amount.amountCents, idempotencyKey: voidKey(idempotencyKey) });
+      const voided = await refundCharge(gw, ids.invoiceId, { chargeId: verdict.chargeId, amountCents: amount.amountCents, idempotencyKey: voidKey(idempotencyKey) });
       if (voided) await dropChargeIntent(runtime.db.prisma, idempotencyKey); // else the reconcile job voids it
       throw err;
     }
@@ -106,7 +107,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
     card: null,
     status: "PENDING_FIRST_PAYMENT",
     period: { start: null, end: null, anchorDay: null, trialEndsAt: null, nextBillingAt: pix.expiresAt },
-    firstInvoice: { ...amount, periodEnd: end, paid: false },
+    firstInvoice: { ...amount, periodEnd: end },
     payment: { method: "PIX", idempotencyKey, chargeId: pix.chargeId, pix: { copyPaste: pix.copyPaste, expiresAt: pix.expiresAt } },
     events: [],
   });

@@ -1,12 +1,13 @@
 // The hosted checkout of a one-time offer: an order of `quantity` units, paid by card on the spot or
 // by a Pix QR. As with subscriptions, a refused checkout leaves nothing behind: the card is charged
-// first and the customer, order, payment and what the order delivers are written in one transaction.
+// first and the customer, order and payment are written in one transaction, which settles the card's
+// verdict through the one settlement (settle-payment.ts): the order paid and what it delivers.
 // An early-renewal offer (renews_subscription) targets the buyer's active subscription of its plan.
 import type { Customer, PrismaClient } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import { createPixCharge, refundCharge, type GatewayCallContext } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
-import { applyOrderPaid } from "../orders/apply-order-paid.ts";
+import { refundSettledSurplus, settlePaymentsInTx, type SurplusRefund, type Verdict } from "../billing/settle-payment.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { newId } from "../shared/ids.ts";
 import { dropChargeIntent, settleChargeIntent, voidKey } from "./checkout-charge-intent.ts";
@@ -52,13 +53,13 @@ export async function startOrderCheckout(runtime: Runtime, offer: CheckoutOffer,
     const saved = await tokenize(gw, ids.orderId, input, { id: existing?.id ?? ids.customerId, isNew: !existing }, true);
     if (!existing) ids.customerId = saved.customerId;
     const card = saved.card;
-    const chargeId = await chargeAtCheckout(gw, card, amountCents, offer.currency, ids.orderId, idempotencyKey, runtime.wallClock.now());
+    const verdict = await chargeAtCheckout(gw, card, amountCents, offer.currency, ids.orderId, idempotencyKey, runtime.wallClock.now());
     runtime.faults?.("after-gateway-charge");
     try {
-      await writeOrder({ ...records, paid: { chargeId, brand: card.brand, last4: card.last4 }, pix: null });
+      await writeOrder({ ...records, card: { verdict, brand: card.brand, last4: card.last4 }, pix: null });
     } catch (err) {
       // The charge went through but nothing was recorded: give the money back rather than keep it unexplained.
-      const voided = await refundCharge(gw, ids.orderId, { chargeId, amountCents, idempotencyKey: voidKey(idempotencyKey) });
+      const voided = await refundCharge(gw, ids.orderId, { chargeId: verdict.chargeId, amountCents, idempotencyKey: voidKey(idempotencyKey) });
       if (voided) await dropChargeIntent(runtime.db.prisma, idempotencyKey); // else the reconcile job voids it
       throw err;
     }
@@ -73,7 +74,7 @@ export async function startOrderCheckout(runtime: Runtime, offer: CheckoutOffer,
     expiresAt: new Date(now.getTime() + CHECKOUT_PIX_TTL_MS),
     payer: { name: input.name, email: input.email, doc: input.doc, phone: input.phone },
   });
-  await writeOrder({ ...records, paid: null, pix: { chargeId: pix.chargeId, copyPaste: pix.copyPaste, expiresAt: pix.expiresAt } });
+  await writeOrder({ ...records, card: null, pix: { chargeId: pix.chargeId, copyPaste: pix.copyPaste, expiresAt: pix.expiresAt } });
   return {
     status: "pending",
     subscriptionId: target,
@@ -109,15 +110,16 @@ interface OrderRecords {
   idempotencyKey: string;
   account: { id: string; provider: string };
   now: Date;
-  /** A card charge already approved, or null for a Pix order waiting for its QR to be paid. */
-  paid: { chargeId: string; brand: string; last4: string } | null;
+  /** A card charged at checkout with its gateway verdict (settled with the records), or null for a Pix order waiting for its QR to be paid. */
+  card: { verdict: Verdict; brand: string; last4: string } | null;
   pix: { chargeId: string; copyPaste: string; expiresAt: Date } | null;
 }
 
 async function writeOrder(r: OrderRecords): Promise<void> {
   const { offer, ids, now } = r;
-  await r.runtime.db.prisma.$transaction(async (tx) => {
-    if (r.paid) await settleChargeIntent(tx, r.idempotencyKey);
+  const wallNow = r.runtime.wallClock.now();
+  const refunds = await r.runtime.db.prisma.$transaction(async (tx): Promise<SurplusRefund[]> => {
+    if (r.card) await settleChargeIntent(tx, r.idempotencyKey);
     const customerId = await upsertCheckoutCustomer(tx, { tenantId: offer.tenantId, newCustomerId: ids.customerId, input: r.input, existing: r.existing });
     await tx.order.create({
       data: {
@@ -135,30 +137,33 @@ async function writeOrder(r: OrderRecords): Promise<void> {
         tracking: r.input.tracking ? { ...r.input.tracking } : undefined,
       },
     });
-    const payment = await tx.payment.create({
+    await tx.payment.create({
       data: {
         id: ids.paymentId,
         tenantId: offer.tenantId,
         customerId,
         orderId: ids.orderId,
         kind: "ONE_TIME",
-        method: r.paid ? "CARD" : "PIX",
-        methodKind: r.paid ? "credit_card" : "pix",
+        method: r.card ? "CARD" : "PIX",
+        methodKind: r.card ? "credit_card" : "pix",
         amountCents: r.amountCents,
         currency: offer.currency,
-        status: r.paid ? "PAID" : "PROCESSING",
+        status: "PROCESSING",
         idempotencyKey: r.idempotencyKey,
         gatewayAccountId: r.account.id,
         provider: r.account.provider,
-        gatewayChargeId: r.paid?.chargeId ?? r.pix!.chargeId,
-        cardBrand: r.paid?.brand ?? null,
-        cardLast4: r.paid?.last4 ?? null,
+        gatewayChargeId: r.card?.verdict.chargeId ?? r.pix!.chargeId,
+        cardBrand: r.card?.brand ?? null,
+        cardLast4: r.card?.last4 ?? null,
         pixCopyPaste: r.pix?.copyPaste ?? null,
         pixExpiresAt: r.pix?.expiresAt ?? null,
-        paidAt: r.paid ? now : null,
-        items: r.paid ? { create: [{ id: newId("paymentItem"), tenantId: offer.tenantId, kind: "plan", amountCents: r.amountCents }] } : undefined,
       },
     });
-    if (r.paid) await applyOrderPaid(tx, { payment, now });
+    if (!r.card) return [];
+    // Paid: the order and what it delivers (apply-order-paid.ts); anything else records no sale (the caller gives the charge back).
+    const { results, refunds } = await settlePaymentsInTx(tx, [{ tenantId: offer.tenantId, paymentId: ids.paymentId, verdict: r.card.verdict, now }], wallNow);
+    if (results[0] !== "paid") throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
+    return refunds;
   });
+  await refundSettledSurplus(r.runtime, refunds);
 }

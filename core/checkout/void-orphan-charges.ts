@@ -3,7 +3,8 @@
 // checkout can no longer record it), the gateway is asked what happened with the charge's own key;
 // an approved charge is refunded with the void key (idempotent: a second sweep, or the request's
 // own catch, replays it), then the intent goes. A crash mid-way leaves the claim for the next sweep.
-import { fetchChargeStatus, refundCharge } from "../gateways/gateway-calls.ts";
+import { askChargeOutcome } from "../gateways/ask-charge-outcome.ts";
+import { refundCharge } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import type { Runtime } from "../runtime.ts";
 import { tenantClock } from "../shared/clock.ts";
@@ -27,10 +28,10 @@ export async function voidOrphanCheckoutCharges(runtime: Runtime, opts: { tenant
     const account = await prisma.gatewayAccount.findFirstOrThrow({ where: { id: c.gateway_account_id, tenantId: c.tenant_id } });
     const tenant = await prisma.tenant.findUniqueOrThrow({ where: { id: c.tenant_id }, select: { mode: true, clockAt: true } });
     const gw = { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), now: tenantClock(tenant, runtime.wallClock).now() };
-    const status = await fetchChargeStatus(gw, c.reference, c.idempotency_key);
-    if (!status || status.outcome === "pending") continue; // unheard: the next sweep asks again
-    if (status.outcome === "approved") {
-      const refund = await refundCharge(gw, c.reference, { chargeId: status.chargeId, amountCents: cents(c.amount_cents), idempotencyKey: voidKey(c.idempotency_key) });
+    const asked = await askChargeOutcome(gw, c.reference, c.idempotency_key);
+    if (!asked) continue; // unheard: the next sweep asks again
+    if (asked.verdict.outcome === "approved") {
+      const refund = await refundCharge(gw, c.reference, { chargeId: asked.verdict.chargeId, amountCents: cents(c.amount_cents), idempotencyKey: voidKey(c.idempotency_key) });
       if (!refund) continue;
       if (refund.outcome !== "refunded") runtime.logger.error({ tenant_id: c.tenant_id, reference: c.reference, detail: refund.detailCode }, "orphan checkout charge not refunded");
       done.voided++;

@@ -9,7 +9,7 @@ import { mintLink } from "./mint-link.ts";
 import type { Runtime } from "../runtime.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId, newId } from "../shared/ids.ts";
-import { tryMoveStatus } from "../shared/transition.ts";
+import { failExpiredPix } from "../payments/fail-expired-pix.ts";
 import { cents } from "../shared/money.ts";
 
 /** A reopened order QR is payable for one day, like the checkout's. */
@@ -59,7 +59,8 @@ async function reopenPix(runtime: Runtime, order: Order, expired: Payment, now: 
     expiresAt: new Date(now.getTime() + REOPENED_PIX_TTL_MS),
   });
   await prisma.$transaction(async (tx) => {
-    await tryMoveStatus(tx, PAYMENT, { id: expired.id, tenantId: order.tenantId, from: ["PROCESSING"], to: "FAILED", data: { failureCode: "expired" } });
+    // Replaced (expired, or never given a QR): the attempt fails whatever its expiry.
+    await failExpiredPix(tx, { tenantId: order.tenantId, attempts: { id: expired.id }, expiredBy: null });
     await tx.payment.createMany({
       data: [
         {

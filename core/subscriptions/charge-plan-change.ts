@@ -6,7 +6,8 @@
 import { Prisma, type GatewayAccount, type PaymentMethod, type Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import type { Tx } from "../shared/tx.ts";
-import { chargeCard, fetchChargeStatus } from "../gateways/gateway-calls.ts";
+import { askChargeOutcome } from "../gateways/ask-charge-outcome.ts";
+import { chargeCard } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
@@ -126,12 +127,8 @@ export async function chargePlanChange(
   const gw = { prisma, adapter: runtime.gateways.adapter(r.account.provider), account: accountRef(r.account), subscriptionId: input.subscriptionId, paymentId: r.paymentId, now };
   let verdict = await chargeCard(gw, { token: r.token, amountCents: r.amountCents, currency: r.currency, idempotencyKey: r.idempotencyKey, reference: r.invoiceId, offSession: input.onPage !== true });
   runtime.faults?.("after-gateway-charge");
-  if (verdict.outcome === "unknown") {
-    // One immediate look at the gateway's record before giving up (a timeout may still have charged).
-    const status = await fetchChargeStatus(gw, r.invoiceId, r.idempotencyKey);
-    if (status?.outcome === "approved" || status?.outcome === "declined") verdict = { outcome: status.outcome, chargeId: status.chargeId, detailCode: status.detailCode };
-    else if (status?.outcome === "not_found") verdict = { outcome: "declined", chargeId: "", detailCode: "not_received_by_gateway" };
-  }
+  // One immediate look at the gateway's record before giving up (a timeout may still have charged).
+  if (verdict.outcome === "unknown") verdict = (await askChargeOutcome(gw, r.invoiceId, r.idempotencyKey))?.verdict ?? verdict;
   // The verdict settles like any payment's (settle-payment.ts): approved and the subscription unchanged
   // applies the change with it; approved after a cancel (or a refund that revoked it) is a surplus,
   // refunded at once; declined or unheard voids the proration invoice.

@@ -9,6 +9,7 @@ import type { Subscription } from "../../generated/prisma/client.ts";
 import { INVOICE, PAYMENT, SUBSCRIPTION } from "../../prisma/status-machines.ts";
 import { recordCancellationEmail } from "../emails/record-cancellation-email.ts";
 import type { Tx } from "../shared/tx.ts";
+import { failExpiredPix } from "../payments/fail-expired-pix.ts";
 import { revertReferral } from "../referrals/revert-referral.ts";
 import { moveStatuses, tryMoveStatus } from "../shared/transition.ts";
 import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
@@ -45,13 +46,7 @@ export async function endSubscription(tx: Tx, sub: Subscription, input: { cause:
   // Nothing is collected any more: open invoices are void, dead Pix attempts are closed (a QR paid
   // later is still recorded, and refunded as a surplus payment).
   await moveStatuses(tx, INVOICE, { tenantId, where: { subscriptionId: id }, to: "VOID" });
-  await moveStatuses(tx, PAYMENT, {
-    tenantId,
-    where: { subscriptionId: id, method: "PIX", ...(cause.kind === "checkout_expired" ? {} : { pixExpiresAt: { lte: now } }) },
-    from: ["PROCESSING"],
-    to: "FAILED",
-    data: { failureCode: "expired" },
-  });
+  await failExpiredPix(tx, { tenantId, attempts: { subscriptionId: id }, expiredBy: cause.kind === "checkout_expired" ? null : now });
   return async () => {
     await emitSubscriptionEvents(tx, { tenantId, subscriptionId: id, types: ["subscription.canceled"], at: now });
     if (cause.kind !== "checkout_expired") await recordCancellationEmail(tx, { tenantId, subscriptionId: id, reason, at: now });
