@@ -1,17 +1,17 @@
-// Builds one service instance around a database: runtime, GraphQL core and the HTTP app.
-// Used by main.ts, the tests and the benchmarks alike.
+// Builds the core process's parts around a database: runtime, GraphQL core and the HTTP app with every
+// router it serves. Used by server/core-process.ts, the tests and the benchmarks alike.
 import type { Express } from "express";
 import type { Store } from "express-rate-limit";
 import type { Logger } from "pino";
 import type { Db } from "../prisma/client.ts";
 import { createRuntime, type Runtime, type RuntimeConfig } from "../core/runtime.ts";
 import { createGraphQL, type Yoga } from "../schema/yoga.ts";
+import { checkoutRouter } from "../rest-facade/hosted/checkout-router.ts";
+import { faviconRouter } from "../rest-facade/hosted/favicon.ts";
+import { payRouter } from "../rest-facade/hosted/pay-router.ts";
 import { createApp } from "./app.ts";
+import { demoReceiverRouter } from "./demo-receiver.ts";
 import { gatewayWebhooksRouter } from "./gateway-webhooks.ts";
-import { checkoutRouter } from "./hosted/checkout-router.ts";
-import { demoReceiverRouter } from "./hosted/demo-receiver.ts";
-import { faviconRouter } from "./hosted/favicon.ts";
-import { payRouter } from "./hosted/pay-router.ts";
 
 export interface Service {
   runtime: Runtime;

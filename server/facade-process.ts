@@ -1,11 +1,11 @@
-// The /v1 facade alone (`GRAPHQL_URL=https://core.internal/graphql FACADE_SECRET=… npm start`): it
+// The facade-alone process (`GRAPHQL_URL=https://core.internal/graphql FACADE_SECRET=… npm start`): it
 // translates /v1 into GraphQL calls to a separately deployed core and holds no database handle, no
 // runtime and no jobs. The core authenticates, limits, checks scope and account mode and keeps
 // Idempotency-Key answers; the facade forwards the caller's headers with FACADE_SECRET, the secret
 // that makes the core believe the client address it forwards (and nobody else's X-Facade-* headers).
 import { createLogger } from "../core/shared/logger.ts";
 import { operatorTokenWeakness } from "../core/shared/secrets.ts";
-import { createFacadeApp } from "./facade-app.ts";
+import { createFacadeApp } from "./app.ts";
 import { metricsBannerLine, metricsExposureFromEnv, startMetricsListener, type MetricsExposure } from "./metrics-endpoint.ts";
 
 export async function startFacade(graphqlUrl: string): Promise<void> {
