@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../core/shared/logger.ts";
-import { createFacadeApp } from "../../server/app.ts";
+import { createFacadeApp } from "../../server/facade-process.ts";
 import { buildService } from "../../server/service.ts";
 import { CHILD_METRICS_TOKEN, freePort, startChildService, startMainUntilBanner } from "../helpers/child-service.ts";
 import { FACADE_SECRET, TEST_METRICS_TOKEN, metricsText, testService } from "../helpers/service.ts";
