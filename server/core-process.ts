@@ -16,14 +16,10 @@ import { openDb } from "../prisma/client.ts";
 import { dataDir } from "../prisma/connection.ts";
 import { metricsBannerLine, metricsExposureFromEnv, startMetricsListener, type MetricsExposure } from "./metrics-endpoint.ts";
 
-export async function startCore(): Promise<void> {
-  const roleArg = process.argv.indexOf("--role");
-  const role = roleArg > 0 ? process.argv[roleArg + 1] : "all";
-  if (role !== "api" && role !== "jobs" && role !== "all") {
-    console.error("usage: npm start -- --role api|jobs|all");
-    process.exit(2);
-  }
+/** api: HTTP only; jobs: the scheduled jobs only; all: both. */
+export type CoreRole = "api" | "jobs" | "all";
 
+export async function startCore(role: CoreRole): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const publicUrl = (process.env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
   const logger = createLogger();
@@ -118,7 +114,7 @@ export async function startCore(): Promise<void> {
 
   function printBanner(seeded: DemoTenant | null) {
     const lines = [`billing service (${role}) on ${db.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}`];
-    // Node sizes the heap from the host's memory; V8 then lets garbage pile up to it (README › Operating).
+    // Node sizes the heap from the host's memory; V8 then lets garbage pile up to it (docs/operations/production.md).
     const heapMb = Math.round(v8.getHeapStatistics().heap_size_limit / 1048576);
     const sized = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(" ")].some((a) => a.startsWith("--max-old-space-size"));
     lines.push(`  V8 heap limit: ${heapMb} MB${sized ? "" : " (node's default for this host; `npm start` runs with --max-old-space-size=1024)"}`);
