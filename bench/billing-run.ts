@@ -20,7 +20,7 @@ import { parseArgs } from "node:util";
 import { performance as perf } from "node:perf_hooks";
 import pg from "pg";
 import type { Db } from "../prisma/client.ts";
-import type { Service } from "../rest-facade/service.ts";
+import type { Service } from "../server/service.ts";
 import { createRuntime } from "../core/create-runtime.ts";
 import type { Runtime } from "../core/runtime.ts";
 import { createLogger } from "../core/shared/logger.ts";
@@ -61,7 +61,7 @@ const mark = (ok: boolean) => (ok ? "PASS" : "FAIL");
 
 /** The whole service (HTTP, GraphQL) for the dunning story; imported only there so the pass figures are a jobs process's. */
 async function service(db: Db): Promise<Service> {
-  const { buildService } = await import("../rest-facade/service.ts");
+  const { buildService } = await import("../server/service.ts");
   return buildService(db, createLogger("silent"), { adminToken: ADMIN_TOKEN, publicUrl: "http://localhost" });
 }
 

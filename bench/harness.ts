@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { openDb, type Db } from "../prisma/client.ts";
 import { pgPoolConfig } from "../prisma/connection.ts";
-import { buildService, type Service } from "../rest-facade/service.ts";
+import { buildService, type Service } from "../server/service.ts";
 import { createLogger } from "../core/shared/logger.ts";
 import { wallClock } from "../core/shared/clock.ts";
 import { createTenant } from "../core/tenants/create-tenant.ts";

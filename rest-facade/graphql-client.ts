@@ -6,8 +6,8 @@
 // a core decided, and the RateLimit-*, Retry-After and Idempotent-Replayed headers it set.
 import type { Response as ExpressResponse } from "express";
 import { AppError } from "../core/shared/errors.ts";
-import { FACADE_SECRET_HEADER, operationHash, PERSISTED_QUERY_NOT_FOUND, type FacadeRequest } from "../schema/facade-request.ts";
-import { HttpError } from "./error-map.ts";
+import { FACADE_SECRET_HEADER, operationHash, PERSISTED_QUERY_NOT_FOUND, type FacadeRequest } from "../contract/facade-request.ts";
+import { HttpError } from "../http/error-map.ts";
 
 export interface CoreClient {
   request<T>(document: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<T>;

@@ -1,8 +1,8 @@
-// The GraphQL documents the facade sends, one .graphql file per route, loaded once.
-import fs from "node:fs";
+// The GraphQL documents the facade sends (contract/operations/, one .graphql file per route), loaded once.
+import { loadOperation } from "../contract/trusted-operations.ts";
 
-/** One operation document, read once at module load (route files may load their own). */
-export const loadOperation = (name: string) => fs.readFileSync(new URL(`./operations/${name}.graphql`, import.meta.url), "utf8");
+/** Route files may load their own documents, once at module load. */
+export { loadOperation };
 const load = loadOperation;
 
 export const ops = {

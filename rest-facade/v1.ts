@@ -7,10 +7,10 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from "express";
 import { requestHash } from "../core/idempotency/idempotent-request.ts";
 import { AppError } from "../core/shared/errors.ts";
-import { FACADE_CLIENT_ADDRESS_HEADER, type FacadeRefusal } from "../schema/facade-request.ts";
-import { toHttp } from "./error-map.ts";
+import { FACADE_CLIENT_ADDRESS_HEADER, type FacadeRefusal } from "../contract/facade-request.ts";
+import { toHttp } from "../http/error-map.ts";
 import { facadeCalls, type CoreClient, type FacadeCall } from "./graphql-client.ts";
-import { bodyParsing } from "./middleware/body.ts";
+import { bodyParsing } from "../http/body.ts";
 import { documentedOperation } from "./openapi/routes.ts";
 import { loadOperation } from "./operations.ts";
 import { customerRoutes } from "./routes/v1/customers.ts";

@@ -11,7 +11,7 @@ import { constantTimeEqual } from "../core/shared/secrets.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Context } from "./context.ts";
 import { toGraphQLError } from "./errors.ts";
-import { FACADE_CLIENT_ADDRESS_HEADER, FACADE_SECRET_HEADER, facadeRequestOf, type FacadeRequest } from "./facade-request.ts";
+import { FACADE_CLIENT_ADDRESS_HEADER, FACADE_SECRET_HEADER, facadeRequestOf, type FacadeRequest } from "../contract/facade-request.ts";
 import { idempotencyOnExecute, idempotencyOnResponse, type IdempotencyState } from "./graphql-idempotency.ts";
 import { rootFieldCount, type GraphQLRateLimits } from "./graphql-rate-limit.ts";
 

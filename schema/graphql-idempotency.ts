@@ -13,7 +13,7 @@ import { isAppError, type AppError } from "../core/shared/errors.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Context } from "./context.ts";
 import type { GateState } from "./entry-gate.ts";
-import type { FacadeRefusal } from "./facade-request.ts";
+import type { FacadeRefusal } from "../contract/facade-request.ts";
 import { rootFieldRefusal, selectedOperation } from "./root-field-access.ts";
 
 export interface IdempotencyState {

@@ -26,7 +26,7 @@ import { loadPersistedOperations } from "./persisted-operations.ts";
 import { validationStatus } from "./validation-status.ts";
 
 /**
- * Measured on every operation the project sends (rest-facade/operations/*.graphql, the tests, the
+ * Measured on every operation the project sends (contract/operations/*.graphql, the tests, the
  * benches): depth 7 at most (the facade's typed GET /v1/events selection: events > edges > node >
  * data > lastPayment > card > brand), 2 aliases, cost 6,438 at most (graphql-armor multiplies a
  * list's cost by a literal `first: 500`; list-events costs ~1,400), 218 tokens (list-events), no directives. The limits leave room for hand-written

@@ -1,4 +1,4 @@
-// Trusted documents: the facade's operations, rest-facade/operations/*.graphql, are known to
+// Trusted documents: the facade's operations, contract/operations/*.graphql, are known to
 // the core by the SHA-256 of their text, so the facade sends only the hash (the Apollo
 // `extensions.persistedQuery` shape, served by @graphql-yoga/plugin-persisted-operations). The manifest
 // is made from the files when the process starts, in the core and in the facade alike: it cannot
@@ -9,9 +9,8 @@ import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { usePersistedOperations } from "@graphql-yoga/plugin-persisted-operations";
 import { gateStateOf } from "./entry-gate.ts";
-import { operationHash, PERSISTED_QUERY_NOT_FOUND } from "./facade-request.ts";
-
-export const OPERATIONS_DIR = new URL("../rest-facade/operations/", import.meta.url);
+import { operationHash, PERSISTED_QUERY_NOT_FOUND } from "../contract/facade-request.ts";
+import { OPERATIONS_DIR } from "../contract/trusted-operations.ts";
 
 export interface PersistedOperation {
   /** The file's name without `.graphql`. */

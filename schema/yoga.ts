@@ -17,7 +17,7 @@ import { schema } from "./schema.ts";
 
 export type Yoga = YogaServerInstance<Record<string, never>, Context>;
 
-/** The HTTP body cap of /graphql, as /v1's (rest-facade/middleware/body.ts). */
+/** The HTTP body cap of /graphql, as /v1's (http/body.ts). */
 export const GRAPHQL_BODY_LIMIT = 100 * 1024;
 
 export interface GraphQLOptions {

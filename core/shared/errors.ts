@@ -1,5 +1,5 @@
 // The one error catalogue. Every failure the service answers is one of these keys; two translators
-// turn it into a GraphQL error (schema/errors.ts) or an HTTP status and body (rest-facade/error-map.ts).
+// turn it into a GraphQL error (schema/errors.ts) or an HTTP status and body (http/error-map.ts).
 // Status codes are decided here and nowhere else.
 
 interface CatalogEntry {

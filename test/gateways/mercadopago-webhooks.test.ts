@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeMercadoPago } from "../fakes/mercadopago/fake-mercadopago.ts";
 import type { TestService } from "../helpers/service.ts";
-import { REFUSED_NOTICES_PER_MINUTE } from "../../rest-facade/gateway-webhooks.ts";
+import { REFUSED_NOTICES_PER_MINUTE } from "../../server/gateway-webhooks.ts";
 import { sendFrom } from "../security/hosted-client.ts";
 import { ACCESS_TOKEN, mercadopagoOffer, mercadopagoSubscription, paymentsOf, PUBLIC_KEY, startMercadoPagoTestbed, WEBHOOK_SECRET } from "../helpers/mercadopago.ts";
 import { postNotice } from "../helpers/provider-notice.ts";

@@ -13,7 +13,7 @@ import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
 import { deliverNotice, PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY, pagarmeOffer, sealWithoutNoticeToken, startPagarmeTestbed, type PagarmeOffer } from "../helpers/pagarme.ts";
 import { op } from "../helpers/http.ts";
 import type { TestService } from "../helpers/service.ts";
-import { REFUSED_NOTICES_PER_MINUTE } from "../../rest-facade/gateway-webhooks.ts";
+import { REFUSED_NOTICES_PER_MINUTE } from "../../server/gateway-webhooks.ts";
 import { sendFrom } from "../security/hosted-client.ts";
 
 let fake: FakePagarme;

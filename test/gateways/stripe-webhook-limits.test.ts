@@ -6,7 +6,7 @@
 // because the suite shares one service.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { REFUSED_NOTICES_PER_MINUTE } from "../../rest-facade/gateway-webhooks.ts";
+import { REFUSED_NOTICES_PER_MINUTE } from "../../server/gateway-webhooks.ts";
 import { issuePixCharge } from "../../core/billing/issue-pix-charge.ts";
 import { ensureCycleInvoice } from "../../core/billing/ensure-cycle-invoice.ts";
 import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";

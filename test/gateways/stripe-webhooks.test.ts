@@ -12,7 +12,7 @@ import { refundPayment } from "../../core/refunds/refund-payment.ts";
 import { StripeAdapter } from "../../core/gateways/stripe-adapter.ts";
 import { accountRef } from "../../core/gateways/registry.ts";
 import { reconcilePayments } from "../../jobs/reconcile-payments.job.ts";
-import { REFUSED_NOTICES_PER_MINUTE } from "../../rest-facade/gateway-webhooks.ts";
+import { REFUSED_NOTICES_PER_MINUTE } from "../../server/gateway-webhooks.ts";
 import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { makeCustomer, makeSubscription } from "../helpers/factories.ts";
 import type { TestService } from "../helpers/service.ts";

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createLogger } from "../../core/shared/logger.ts";
 import { openDb } from "../../prisma/client.ts";
-import { buildService, type Service } from "../../rest-facade/service.ts";
+import { buildService, type Service } from "../../server/service.ts";
 import { startWebhookDelivery } from "../../jobs/webhook-delivery.job.ts";
 
 export const ADMIN_TOKEN = "adm_test_operator_token_0123456789";

@@ -2,8 +2,7 @@
 // two instances through Redis (REDIS_URL).
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../rest-facade/app.ts";
-import { buildService } from "../../rest-facade/service.ts";
+import { buildService, createApp } from "../../server/service.ts";
 import { createLogger } from "../../core/shared/logger.ts";
 import { op } from "../helpers/http.ts";
 import { ADMIN_TOKEN, FACADE_SECRET, testService } from "../helpers/service.ts";

@@ -7,7 +7,7 @@ import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../core/shared/logger.ts";
-import { createFacadeApp } from "../../rest-facade/facade-app.ts";
+import { createFacadeApp } from "../../server/facade-process.ts";
 import { childDataDir, startChildService, startMainUntilBanner, type ChildService } from "../helpers/child-service.ts";
 import { FACADE_SECRET, routeV1Through, testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";

@@ -4,8 +4,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../core/shared/logger.ts";
-import { createFacadeApp } from "../../rest-facade/facade-app.ts";
-import { buildService } from "../../rest-facade/service.ts";
+import { createFacadeApp } from "../../server/facade-process.ts";
+import { buildService } from "../../server/service.ts";
 import { CHILD_METRICS_TOKEN, freePort, startChildService, startMainUntilBanner } from "../helpers/child-service.ts";
 import { FACADE_SECRET, TEST_METRICS_TOKEN, metricsText, testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";

@@ -6,7 +6,7 @@ import { reconcileUnknownPayments } from "../../core/billing/reconcile-unknown-p
 import { createLogger } from "../../core/shared/logger.ts";
 import { billingRun } from "../../jobs/billing-run.job.ts";
 import { openDb } from "../../prisma/client.ts";
-import { buildService } from "../../rest-facade/service.ts";
+import { buildService } from "../../server/service.ts";
 import { advanceClock, CARDS, gatewayEvents, subscribe, subscription } from "../helpers/billing.ts";
 import { setTenantClock } from "../helpers/factories.ts";
 import { get } from "../helpers/http.ts";

@@ -11,7 +11,7 @@ import { credentialKey, CredentialsVault, type CredentialKeyRing } from "../../c
 import type { RuntimeConfig } from "../../core/runtime.ts";
 import { createLogger } from "../../core/shared/logger.ts";
 import { openDb, type Db } from "../../prisma/client.ts";
-import { buildService, type Service } from "../../rest-facade/service.ts";
+import { buildService, type Service } from "../../server/service.ts";
 import { scratchPgDatabase } from "../helpers/child-service.ts";
 import { gql, op } from "../helpers/http.ts";
 import { ADMIN_TOKEN, testService } from "../helpers/service.ts";

@@ -11,7 +11,7 @@ import { KeyCache, type KeyRecord } from "../../core/auth/key-cache.ts";
 import { createLogger } from "../../core/shared/logger.ts";
 import { constantTimeEqual, digestMatchesSecret, sha256 } from "../../core/shared/secrets.ts";
 import { openDb } from "../../prisma/client.ts";
-import { buildService } from "../../rest-facade/service.ts";
+import { buildService } from "../../server/service.ts";
 import { op } from "../helpers/http.ts";
 import { ADMIN_TOKEN, testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";

@@ -2,7 +2,7 @@
 // describes) only from the facade: in process, or over HTTP with FACADE_SECRET. Anyone
 // else sending them is an ordinary GraphQL client, still capped by its own socket address.
 import { describe, expect, it } from "vitest";
-import { operationHash } from "../../schema/facade-request.ts";
+import { operationHash } from "../../contract/facade-request.ts";
 import { loadOperation } from "../../rest-facade/operations.ts";
 import { ADMIN_TOKEN, FACADE_SECRET as SECRET, testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";

@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../core/shared/logger.ts";
-import { buildService } from "../../rest-facade/service.ts";
+import { buildService } from "../../server/service.ts";
 import { ADMIN_TOKEN, testService } from "../helpers/service.ts";
 import { graphqlRequest, type RawAnswer } from "./graphql-http.ts";
 

@@ -5,7 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../core/shared/logger.ts";
-import { buildService } from "../../rest-facade/service.ts";
+import { buildService } from "../../server/service.ts";
 import { makeCustomer, makePayment, makeSubscription } from "../helpers/factories.ts";
 import { get, op } from "../helpers/http.ts";
 import { ADMIN_TOKEN, testService } from "../helpers/service.ts";

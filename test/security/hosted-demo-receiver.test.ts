@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoTenant } from "../../core/demo/seed-demo-tenant.ts";
 import { createLogger } from "../../core/shared/logger.ts";
 import { openDb } from "../../prisma/client.ts";
-import { buildService, type Service } from "../../rest-facade/service.ts";
+import { buildService, type Service } from "../../server/service.ts";
 import { scratchPgDatabase, type ScratchDb } from "../helpers/child-service.ts";
 import { ADMIN_TOKEN } from "../helpers/service.ts";
 import { sendFrom } from "./hosted-client.ts";

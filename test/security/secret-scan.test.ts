@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { REDACT_PATHS } from "../../core/shared/logger.ts";
 import { startWebhookDelivery } from "../../jobs/webhook-delivery.job.ts";
 import { openDb } from "../../prisma/client.ts";
-import { buildService } from "../../rest-facade/service.ts";
+import { buildService } from "../../server/service.ts";
 import { scratchPgDatabase } from "../helpers/child-service.ts";
 import { CARDS, CPF } from "../helpers/billing.ts";
 import { ADMIN_TOKEN } from "../helpers/service.ts";

@@ -13,8 +13,8 @@ import { captureTracking, trackingFromForm } from "../../core/checkout/tracking.
 import type { Runtime } from "../../core/runtime.ts";
 import { tenantClock } from "../../core/shared/clock.ts";
 import { isAppError } from "../../core/shared/errors.ts";
-import { toHttp } from "../../rest-facade/error-map.ts";
-import { bodyParsing } from "../../rest-facade/middleware/body.ts";
+import { toHttp } from "../../http/error-map.ts";
+import { bodyParsing } from "../../http/body.ts";
 import { attemptLimits, type AttemptLimitOptions } from "./attempt-limits.ts";
 import { browserCardFor, browserTokenField, setBrowserCardCsp, tokenizesInBrowser, type BrowserCard } from "./browser-card.ts";
 import { renderCheckoutPage } from "./checkout-page.tsx";

@@ -3,7 +3,7 @@
 import express from "express";
 import { describe, expect, it } from "vitest";
 import { toGraphQLError } from "../../../schema/errors.ts";
-import { errorHandler, toHttp } from "../../../rest-facade/error-map.ts";
+import { errorHandler, toHttp } from "../../../http/error-map.ts";
 
 const p2028 = Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), { code: "P2028", name: "PrismaClientKnownRequestError" });
 

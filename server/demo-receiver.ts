@@ -6,9 +6,9 @@
 // demo tenant's secrets are cached, see demoReceiverKeys).
 import express, { Router, type RequestHandler } from "express";
 import { ipKeyGenerator, rateLimit, type Store } from "express-rate-limit";
-import { DEMO_RECEIVER_PATH, demoReceiverKeys, receiveDemoWebhook, type DemoReceiverKeys } from "../../core/demo/receive-demo-webhook.ts";
-import type { Runtime } from "../../core/runtime.ts";
-import { AppError } from "../../core/shared/errors.ts";
+import { DEMO_RECEIVER_PATH, demoReceiverKeys, receiveDemoWebhook, type DemoReceiverKeys } from "../core/demo/receive-demo-webhook.ts";
+import type { Runtime } from "../core/runtime.ts";
+import { AppError } from "../core/shared/errors.ts";
 
 /** Event envelopes are a few kB; 64 kB leaves room for large tracking objects. */
 const BODY_LIMIT = "64kb";

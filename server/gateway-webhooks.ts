@@ -12,7 +12,7 @@ import { ipKeyGenerator, rateLimit, type Store } from "express-rate-limit";
 import { applyGatewayNotification } from "../core/billing/apply-gateway-notification.ts";
 import type { Runtime } from "../core/runtime.ts";
 import { AppError } from "../core/shared/errors.ts";
-import { toHttp } from "./error-map.ts";
+import { toHttp } from "../http/error-map.ts";
 
 const PATH = "/gateways/:gatewayAccountId/webhooks";
 const BODY_LIMIT = "256kb";

@@ -1,11 +1,14 @@
-// The /v1 facade alone (`GRAPHQL_URL=https://core.internal/graphql FACADE_SECRET=… npm start`): it
-// translates /v1 into GraphQL calls to a separately deployed core and holds no database handle, no
-// runtime and no jobs. The core authenticates, limits, checks scope and account mode and keeps
+// The facade-alone process (`GRAPHQL_URL=https://core.internal/graphql FACADE_SECRET=… npm start`) and its
+// app: /v1 translated into GraphQL calls to a separately deployed core, with no database handle, no
+// runtime, no schema and no jobs. The core authenticates, limits, checks scope and account mode and keeps
 // Idempotency-Key answers; the facade forwards the caller's headers with FACADE_SECRET, the secret
 // that makes the core believe the client address it forwards (and nobody else's X-Facade-* headers).
+import type { Express } from "express";
+import type { Logger } from "pino";
 import { createLogger } from "../core/shared/logger.ts";
 import { operatorTokenWeakness } from "../core/shared/secrets.ts";
-import { createFacadeApp } from "./facade-app.ts";
+import { createCoreClient } from "../rest-facade/graphql-client.ts";
+import { baseApp, finishApp } from "./app.ts";
 import { metricsBannerLine, metricsExposureFromEnv, startMetricsListener, type MetricsExposure } from "./metrics-endpoint.ts";
 
 export async function startFacade(graphqlUrl: string): Promise<void> {
@@ -49,4 +52,32 @@ export async function startFacade(graphqlUrl: string): Promise<void> {
   process.once("SIGTERM", shutdown);
   const publicUrl = (process.env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
   console.log([`billing service (facade) on ${publicUrl}/v1`, `  core:       ${url.origin}${url.pathname}`, `  API docs:   ${publicUrl}/docs`, metricsBannerLine(metricsExposure, publicUrl)].join("\n"));
+}
+
+export interface FacadeAppOptions {
+  /** The core's GraphQL endpoint (GRAPHQL_URL). */
+  graphqlUrl: string;
+  /** FACADE_SECRET, shared with the core: it believes the forwarded client address only with it. */
+  facadeSecret: string;
+  logger: Logger;
+  /** How long a call to the core may take before the client hears 503 (default 15 s). */
+  timeoutMs?: number;
+  /** METRICS_TOKEN: /metrics for its bearer only; unset, no /metrics on this app. */
+  metricsToken?: string;
+}
+
+/** The /v1 facade alone: no database, no runtime; every answer comes from the core over HTTP. */
+export function createFacadeApp(opts: FacadeAppOptions): Express {
+  const app = baseApp(opts.logger, { metricsToken: opts.metricsToken });
+  const core = createCoreClient({ url: opts.graphqlUrl, facadeSecret: opts.facadeSecret, timeoutMs: opts.timeoutMs });
+  const coreReady = new URL("/readyz", opts.graphqlUrl);
+  app.get("/readyz", async (_req, res) => {
+    try {
+      const answer = await fetch(coreReady, { signal: AbortSignal.timeout(2_000) });
+      res.status(answer.ok ? 200 : 503).json({ ok: answer.ok, core: answer.ok ? "ready" : "not ready" });
+    } catch {
+      res.status(503).json({ ok: false, core: "unreachable" });
+    }
+  });
+  return finishApp(app, core);
 }

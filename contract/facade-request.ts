@@ -1,7 +1,7 @@
 // What the /v1 facade and the core agree on (kept free of the schema, so the facade alone loads none
 // of it): the headers only the facade may send, the persisted-operation hash, and what the facade
 // tells the core about the REST request it translates, in the GraphQL request's `extensions.facade`.
-// Believed only from the trusted facade (entry-gate.ts); from anyone else it is ignored and the
+// Believed only from the trusted facade (schema/entry-gate.ts); from anyone else it is ignored and the
 // request is an ordinary GraphQL request.
 import { sha256Hex } from "../core/shared/secrets.ts";
 

@@ -2,7 +2,7 @@
 // Bodies of other methods are not read.
 import express, { type RequestHandler } from "express";
 import multer from "multer";
-import { AppError } from "../../core/shared/errors.ts";
+import { AppError } from "../core/shared/errors.ts";
 
 const LIMIT = "100kb";
 const LIMIT_BYTES = 100 * 1024;

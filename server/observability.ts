@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import client from "prom-client";
 import { ulid } from "../core/shared/ids.ts";
 import { registry } from "../core/shared/metrics.ts";
-import { documentedRoute } from "./openapi/routes.ts";
+import { documentedRoute } from "../rest-facade/openapi/routes.ts";
 
 export { registry };
 

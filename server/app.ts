@@ -1,17 +1,19 @@
-// What the process's app (app.ts) and the facade alone (facade-app.ts) share: no ETag or 304,
-// request logs and ids, metrics, health; docs, /v1 and the 404 last.
+// What both HTTP apps share, the core process's (service.ts) and the facade alone's (facade-process.ts):
+// the same base (no ETag or 304, request logs and ids, metrics, health) and the same end (docs, /v1,
+// the routers a process adds, the 404 and the error handler). It loads nothing of the schema or the
+// database, so the facade alone does not either.
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import { AppError } from "../core/shared/errors.ts";
-import { errorHandler } from "./error-map.ts";
-import type { CoreClient } from "./graphql-client.ts";
+import { errorHandler } from "../http/error-map.ts";
+import type { CoreClient } from "../rest-facade/graphql-client.ts";
+import { docsRouter } from "../rest-facade/openapi/docs.ts";
+import { v1Router } from "../rest-facade/v1.ts";
 import { publicMetricsRoute } from "./metrics-endpoint.ts";
 import { metrics, requestLogging } from "./observability.ts";
-import { docsRouter } from "./openapi/docs.ts";
-import { v1Router } from "./v1.ts";
 
 /**
- * What every HTTP surface shares: no ETag or 304, request logs and ids, metrics. /metrics is served
+ * What both apps start with: no ETag or 304, request logs and ids, metrics, health. /metrics is served
  * here only to the bearer of `metricsToken` (METRICS_TOKEN); without it, not at all (metrics-endpoint.ts).
  */
 export function baseApp(logger: Logger, opts: { metricsToken?: string } = {}): Express {
@@ -30,6 +32,7 @@ export function baseApp(logger: Logger, opts: { metricsToken?: string } = {}): E
   return app;
 }
 
+/** What both apps end with: docs, /v1, the extra routers, then the 404 and the error handler. */
 export function finishApp(app: Express, core: CoreClient, extra: express.Router[] = []): Express {
   app.use(docsRouter());
   app.use("/v1", v1Router(core));
@@ -40,4 +43,3 @@ export function finishApp(app: Express, core: CoreClient, extra: express.Router[
   app.use(errorHandler);
   return app;
 }
-
