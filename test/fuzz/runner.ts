@@ -3,7 +3,7 @@
 // reference answered byte for byte like an unknown one. Shared by the vitest file and `npm run fuzz`.
 import http from "node:http";
 import fc from "fast-check";
-import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
+import { createOpenApiValidator } from "../helpers/openapi-validator.ts";
 import { requestArbitrary, type RequestSpec } from "./arbitraries.ts";
 import { deriveOperations, type OperationSpec } from "./operations.ts";
 import { resolveRequest, type ConcreteRequest } from "./resolve.ts";

@@ -1,6 +1,6 @@
 // Test clients for the public surfaces: /v1 over HTTP (every response checked against the OpenAPI
 // document) and GraphQL as operator or tenant.
-import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
+import { createOpenApiValidator } from "./openapi-validator.ts";
 import { ADMIN_TOKEN, testService, v1BaseUrl } from "./service.ts";
 
 const validator = createOpenApiValidator();

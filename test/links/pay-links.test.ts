@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { advanceClock, CARDS, EventLog, gatewayEvents, makeOffer, payPix, subscribe, subscription } from "../helpers/billing.ts";
 import { get, post } from "../helpers/http.ts";
 import { newTenant } from "../helpers/tenant.ts";
-import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
+import { createOpenApiValidator } from "../helpers/openapi-validator.ts";
 import { CARD, payJson, payPage, plusDays, tokenOf } from "./pay-helpers.ts";
 
 const validator = createOpenApiValidator();

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { advanceClock, checkout, CARDS, events, payPix, subscribe, subscription } from "../helpers/billing.ts";
 import { get, op } from "../helpers/http.ts";
 import { newTenant } from "../helpers/tenant.ts";
-import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
+import { createOpenApiValidator } from "../helpers/openapi-validator.ts";
 import { testService } from "../helpers/service.ts";
 import { payJson, payPage, tokenOf } from "../links/pay-helpers.ts";
 import { oneTimeOffer } from "./order-helpers.ts";

@@ -8,7 +8,7 @@ import { newTenant, type TestTenant } from "../helpers/tenant.ts";
 import { isAppError } from "../../core/shared/errors.ts";
 import { moveStatus } from "../../core/shared/transition.ts";
 import { REFERRAL } from "../../prisma/status-machines.ts";
-import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
+import { createOpenApiValidator } from "../helpers/openapi-validator.ts";
 import { refund } from "../refunds/refund-helpers.ts";
 import { anotherPerson, createProgram, referralLink } from "./referral-helpers.ts";
 

@@ -1,7 +1,7 @@
 // POST /v1/payments/{id}/refund: every rule of the contract, through HTTP. Each refusal leaves the
 // payment exactly as it was.
 import { describe, expect, it } from "vitest";
-import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
+import { createOpenApiValidator } from "../helpers/openapi-validator.ts";
 import { advanceClock, CARDS, checkout, events, gatewayEvents, payPix, subscribe, subscription } from "../helpers/billing.ts";
 import { get, op, post } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import { describe, it, expect } from "vitest";
 import express from "express";
-import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
+import { createOpenApiValidator } from "../helpers/openapi-validator.ts";
 import { docsRouter, openApiDocument } from "../../rest-facade/openapi/docs.ts";
 
 type Json = Record<string, any>;

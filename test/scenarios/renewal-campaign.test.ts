@@ -7,7 +7,7 @@ import { newTenant, type TestTenant } from "../helpers/tenant.ts";
 import { CARD, payJson, payPage, tokenOf } from "../links/pay-helpers.ts";
 import { refund } from "../refunds/refund-helpers.ts";
 import { campaignLink, campaignLinks, createCampaign, setCampaignActive } from "../campaigns/campaign-helpers.ts";
-import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
+import { createOpenApiValidator } from "../helpers/openapi-validator.ts";
 
 const validator = createOpenApiValidator();
 const T0 = "2027-03-01T12:00:00.000Z";

@@ -4,7 +4,7 @@
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenApiValidator } from "../../rest-facade/openapi/validator.ts";
+import { createOpenApiValidator } from "../helpers/openapi-validator.ts";
 import { verifyBillingSignature } from "../../core/webhooks/verify-signature.ts";
 import { advanceClock, CARDS, EventLog, makeOffer, payPix, subscribe } from "../helpers/billing.ts";
 import { op } from "../helpers/http.ts";

@@ -6,7 +6,7 @@ import { EVENT_CATALOGUE } from "../../../core/events/catalogue.ts";
 import { orderData, referralData } from "../../../core/events/event-data.ts";
 import { EVENT_TYPES } from "../../../core/events/event-types.ts";
 import { newId } from "../../../core/shared/ids.ts";
-import { createOpenApiValidator } from "../../../rest-facade/openapi/validator.ts";
+import { createOpenApiValidator } from "../../helpers/openapi-validator.ts";
 
 const openapi = createOpenApiValidator();
 const envelope = (type: string, data: unknown) => ({ id: newId("event"), type, created_at: "2027-01-01T00:00:00.000Z", tenant_id: newId("tenant"), data });

@@ -27,7 +27,7 @@ const DOC_ID = "openapi.json";
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
 function loadDefaultDocument(): Json {
-  return JSON.parse(fs.readFileSync(new URL("./openapi.json", import.meta.url), "utf8")) as Json;
+  return JSON.parse(fs.readFileSync(new URL("../../rest-facade/openapi/openapi.json", import.meta.url), "utf8")) as Json;
 }
 
 const escapePointer = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
