@@ -4,7 +4,7 @@ import express, { type Express } from "express";
 import type { Logger } from "pino";
 import { AppError } from "../core/shared/errors.ts";
 import { errorHandler } from "./error-map.ts";
-import type { CoreClient } from "./graphql-client.ts";
+import type { CoreClient } from "./core-client.ts";
 import { publicMetricsRoute } from "./metrics-endpoint.ts";
 import { metrics, requestLogging } from "./observability.ts";
 import { docsRouter } from "./openapi/docs.ts";

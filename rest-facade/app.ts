@@ -4,10 +4,10 @@ import express, { type Express, type RequestHandler } from "express";
 import type { Store } from "express-rate-limit";
 import { AppError } from "../core/shared/errors.ts";
 import type { Runtime } from "../core/runtime.ts";
-import { inProcessTransport } from "../schema/in-process-entry.ts";
+import { inProcessFetch } from "../schema/in-process-entry.ts";
 import { GRAPHQL_BODY_LIMIT, type Yoga } from "../schema/yoga.ts";
 import { baseApp, finishApp } from "./app-parts.ts";
-import { createCoreClient } from "./graphql-client.ts";
+import { createCoreClient } from "./core-client.ts";
 
 export interface AppOptions {
   /** Reach a separately deployed core over HTTP instead of in-process (with facadeSecret). */
@@ -68,6 +68,6 @@ export function createApp(runtime: Runtime, yoga: Yoga, opts: AppOptions = {}): 
   // `yoga` serves /graphql over HTTP and the facade's calls in this process: one entry, one budget per key.
   const core = opts.graphqlUrl
     ? createCoreClient({ url: opts.graphqlUrl, facadeSecret: opts.facadeSecret })
-    : createCoreClient({ transport: inProcessTransport(yoga, runtime) });
+    : createCoreClient({ inProcess: inProcessFetch(yoga, runtime) });
   return finishApp(app, core, opts.extra);
 }

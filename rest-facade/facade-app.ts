@@ -1,9 +1,9 @@
 // The /v1 facade alone, in front of a separately deployed core (GRAPHQL_URL): no database, no
-// runtime, no schema; every answer comes from the core over HTTP (graphql-client.ts).
+// runtime, no schema; every answer comes from the core over HTTP (core-client.ts).
 import type { Express } from "express";
 import type { Logger } from "pino";
 import { baseApp, finishApp } from "./app-parts.ts";
-import { createCoreClient } from "./graphql-client.ts";
+import { createCoreClient } from "./core-client.ts";
 
 export interface FacadeAppOptions {
   /** The core's GraphQL endpoint (GRAPHQL_URL). */

@@ -9,7 +9,7 @@ import { requestHash } from "../core/idempotency/idempotent-request.ts";
 import { AppError } from "../core/shared/errors.ts";
 import { FACADE_CLIENT_ADDRESS_HEADER, type FacadeRefusal } from "../schema/facade-request.ts";
 import { toHttp } from "./error-map.ts";
-import { facadeCalls, type CoreClient, type FacadeCall } from "./graphql-client.ts";
+import { facadeCalls, type CoreClient, type FacadeCall } from "./core-client.ts";
 import { bodyParsing } from "./middleware/body.ts";
 import { documentedOperation } from "./openapi/routes.ts";
 import { loadOperation } from "./operations.ts";

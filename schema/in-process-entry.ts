@@ -1,28 +1,23 @@
 // The facade's calls inside one process: the same Yoga instance and every hook of the one entry (the
 // entry gate, persisted operations, document limits, execution with its masked errors), without an
-// HTTP request and response made, encoded and read back for each /v1 call. Yoga's getResultForParams
-// is the part of its request handling after the body is parsed and before the answer is written; the
-// two steps around it that matter here are done the same way: the gate's rate-limit headers, and an
-// Idempotency-Key's answer kept (or replayed) as the exact bytes an HTTP caller would get.
+// HTTP request and response made, encoded and read back for each /v1 call. The facade's client
+// (graphql-request) calls it as its `fetch` (contract/core-protocol.ts): the body and the answer are
+// objects, not JSON. Yoga's getResultForParams is the part of its request handling after the body is
+// parsed and before the answer is written; the two steps around it that matter here are done the same
+// way: the gate's rate-limit headers, and an Idempotency-Key's answer kept (or replayed) as the exact
+// bytes an HTTP caller would get.
 import { GraphQLError } from "graphql";
 import { processRegularResult } from "graphql-yoga";
 import type { Runtime } from "../core/runtime.ts";
-import type { CoreAnswer, CoreRequestBody, CoreTransport, GraphQLResponse } from "../rest-facade/graphql-client.ts";
+import { ANSWER_TYPE, inProcessResponse, type GraphQLResponse, type HeaderReader, type InProcessFetch } from "../contract/core-protocol.ts";
 import { gateStateOf, markInProcess } from "./entry-gate.ts";
 import { toGraphQLError } from "./errors.ts";
 import { idempotencyOnResponse } from "./graphql-idempotency.ts";
 import type { Yoga } from "./yoga.ts";
 
-/** What the facade accepts, first choice: the media type Yoga would answer it with over HTTP. */
-const ANSWER_TYPE = "application/graphql-response+json";
-
 /** The little of a Request the hooks read: method (no mutation by GET), url and headers. */
-function requestOf(headers: Record<string, string>): Request {
-  const request = {
-    method: "POST",
-    url: "http://in-process/graphql",
-    headers: { get: (name: string) => headers[name.toLowerCase()] ?? null },
-  } as unknown as Request;
+function requestOf(headers: HeaderReader): Request {
+  const request = { method: "POST", url: "http://in-process/graphql", headers } as unknown as Request;
   markInProcess(request);
   return request;
 }
@@ -40,8 +35,17 @@ function headersOf(rateHeaders: Record<string, string> | undefined, result: Resu
   return out;
 }
 
-export function inProcessTransport(yoga: Yoga, runtime: Runtime): CoreTransport {
-  return async (body: CoreRequestBody, headers: Record<string, string>): Promise<CoreAnswer> => {
+/** The answer as JSON would carry it: keys left undefined are absent (graphql-request refuses them). */
+function jsonOf(result: Result): GraphQLResponse {
+  const json: GraphQLResponse = {};
+  if (result.data !== undefined) json.data = result.data;
+  if (result.errors != null) json.errors = result.errors;
+  if (result.extensions != null) json.extensions = result.extensions;
+  return json;
+}
+
+export function inProcessFetch(yoga: Yoga, runtime: Runtime): InProcessFetch {
+  return async (_url, { body, headers }) => {
     const request = requestOf(headers);
     let result: Result;
     try {
@@ -53,11 +57,11 @@ export function inProcessTransport(yoga: Yoga, runtime: Runtime): CoreTransport 
     }
     const state = gateStateOf(request);
     const rateHeaders = headersOf(state?.rateHeaders, result);
-    if (!state || (!state.replay && !state.recordId)) return { json: result as GraphQLResponse, header: (name) => rateHeaders[name] ?? null };
+    if (!state || (!state.replay && !state.recordId)) return inProcessResponse(jsonOf(result), (name) => rateHeaders[name] ?? null);
     // Idempotency-Key: the answer kept (or the one kept before) is the HTTP answer's bytes.
     const response = processRegularResult(result as never, yoga.fetchAPI, ANSWER_TYPE);
     const answered = (await idempotencyOnResponse(runtime, state, response, yoga.fetchAPI)) ?? response;
     const json = (await answered.json()) as GraphQLResponse;
-    return { json, header: (name) => answered.headers.get(name) ?? rateHeaders[name] ?? null };
+    return inProcessResponse(json, (name) => answered.headers.get(name) ?? rateHeaders[name] ?? null);
   };
 }
