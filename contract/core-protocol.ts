@@ -38,17 +38,25 @@ export interface InProcessResponse {
 /** The core in this process, in the shape of graphql-request's `fetch`: the body is the request object, not JSON. */
 export type InProcessFetch = (url: URL | string, init: { body: CoreRequestBody; headers: HeaderReader }) => Promise<InProcessResponse>;
 
-/** An answer made in process, as graphql-request reads it; `header` gives the headers an HTTP answer would carry. */
-export function inProcessResponse(json: GraphQLResponse, header: (lowercaseName: string) => string | null): InProcessResponse {
-  return {
-    ok: true,
-    status: 200,
-    headers: {
-      get(name) {
-        const lower = name.toLowerCase();
-        return lower === "content-type" ? ANSWER_TYPE : header(lower);
-      },
-    },
-    text: () => Promise.resolve(json),
-  };
+/**
+ * An answer made in process, as graphql-request reads it; `header` gives the headers an HTTP answer
+ * would carry, by lowercase name. A class: nothing is built per call but the instance.
+ */
+export class InProcessAnswer implements InProcessResponse, HeaderReader {
+  readonly ok = true;
+  readonly status = 200;
+  constructor(
+    private readonly json: GraphQLResponse,
+    private readonly header: (lowercaseName: string) => string | null,
+  ) {}
+  get headers(): HeaderReader {
+    return this;
+  }
+  get(name: string): string | null {
+    const lower = name.toLowerCase();
+    return lower === "content-type" ? ANSWER_TYPE : this.header(lower);
+  }
+  text(): Promise<GraphQLResponse> {
+    return Promise.resolve(this.json);
+  }
 }

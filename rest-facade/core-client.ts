@@ -57,11 +57,8 @@ const inProcess = {
   parse: (answer: string) => answer as unknown,
 };
 
-/** The core's answer: its JSON, and the headers it set (RELAYED). */
-interface Answer {
-  json: GraphQLResponse;
-  headers: HeaderReader;
-}
+/** The core's answer: its JSON's data and errors, and the headers it set (RELAYED). */
+type Answer = GraphQLResponse & { headers: HeaderReader };
 
 export function createCoreClient(opts: CoreClientOptions): CoreClient {
   // Only POST, the document never parsed here (excludeOperationName), and errors returned with the data
@@ -80,25 +77,18 @@ export function createCoreClient(opts: CoreClientOptions): CoreClient {
 
   // `query` is only what graphql-request requires; the serializer sends `body`, which has it or not.
   const send = async (document: string, body: CoreRequestBody, headers: Record<string, string>): Promise<Answer> => {
-    if (!http) {
-      const r = await client.rawRequest<unknown, CoreRequestBody>({ query: document, variables: body, requestHeaders: headers });
-      return { json: r as GraphQLResponse, headers: r.headers };
-    }
-    let json: GraphQLResponse;
-    let answerHeaders: HeaderReader;
+    if (!http) return (await client.rawRequest<unknown, CoreRequestBody>({ query: document, variables: body, requestHeaders: headers })) as Answer;
+    let answer: Answer;
     try {
-      const r = await client.rawRequest<unknown, CoreRequestBody>({ query: document, variables: body, requestHeaders: headers, signal: AbortSignal.timeout(timeoutMs) });
-      json = r as GraphQLResponse;
-      answerHeaders = r.headers;
+      answer = (await client.rawRequest<unknown, CoreRequestBody>({ query: document, variables: body, requestHeaders: headers, signal: AbortSignal.timeout(timeoutMs) })) as Answer;
     } catch (e) {
       // The core's refusals (401, 429, an unknown operation's 400) come with a status other than 200.
       if (!(e instanceof ClientError)) throw new AppError("core_unavailable"); // refused, reset, timed out, or 200 and not JSON
-      json = e.response as GraphQLResponse;
-      answerHeaders = e.response.headers;
+      answer = e.response as Answer;
     }
     // No GraphQL answer (a proxy's error page, or GRAPHQL_URL names something else): no core there.
-    if (json.data === undefined && !Array.isArray(json.errors)) throw new AppError("core_unavailable");
-    return { json, headers: answerHeaders };
+    if (answer.data === undefined && !Array.isArray(answer.errors)) throw new AppError("core_unavailable");
+    return answer;
   };
 
   const hashes = new Map<string, string>();
@@ -119,17 +109,16 @@ export function createCoreClient(opts: CoreClientOptions): CoreClient {
       let answer = await send(document, { variables, extensions }, headers);
       // A core older than this facade does not know the operation: send the document itself (it takes
       // documents from authenticated callers, which the facade only forwards).
-      if (answer.json.errors?.[0]?.extensions?.code === PERSISTED_QUERY_NOT_FOUND) answer = await send(document, { query: document, variables, extensions }, headers);
+      if (answer.errors?.[0]?.extensions?.code === PERSISTED_QUERY_NOT_FOUND) answer = await send(document, { query: document, variables, extensions }, headers);
       if (call) {
         for (const name of RELAYED) {
           const value = answer.headers.get(name);
           if (value !== null) call.res.set(name, value);
         }
       }
-      const { json } = answer;
-      if (json.errors?.length) throw fromGraphQLErrors(json.errors);
-      if (json.data == null) throw new AppError("internal", { error: "internal error" });
-      return json.data as T;
+      if (answer.errors?.length) throw fromGraphQLErrors(answer.errors);
+      if (answer.data == null) throw new AppError("internal", { error: "internal error" });
+      return answer.data as T;
     },
   };
 }

@@ -9,7 +9,7 @@
 import { GraphQLError } from "graphql";
 import { processRegularResult } from "graphql-yoga";
 import type { Runtime } from "../core/runtime.ts";
-import { ANSWER_TYPE, inProcessResponse, type GraphQLResponse, type HeaderReader, type InProcessFetch } from "../contract/core-protocol.ts";
+import { ANSWER_TYPE, InProcessAnswer, type GraphQLResponse, type HeaderReader, type InProcessFetch } from "../contract/core-protocol.ts";
 import { gateStateOf, markInProcess } from "./entry-gate.ts";
 import { toGraphQLError } from "./errors.ts";
 import { idempotencyOnResponse } from "./graphql-idempotency.ts";
@@ -27,12 +27,15 @@ type Result = { data?: unknown; errors?: readonly GraphQLError[] | null; extensi
 /** The headers an HTTP answer would carry: the gate's RateLimit-*, and those its errors ask for (a 429's Retry-After), as Yoga sets them. */
 function headersOf(rateHeaders: Record<string, string> | undefined, result: Result): Record<string, string> {
   const out: Record<string, string> = {};
-  const add = (headers: unknown) => {
-    if (headers && typeof headers === "object") for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = String(value);
-  };
-  for (const error of result.errors ?? []) add((error.extensions?.http as { headers?: unknown } | undefined)?.headers);
-  add(rateHeaders); // set last over HTTP too (entry-gate.ts onResponse)
+  for (const error of result.errors ?? []) addHeaders(out, (error.extensions?.http as { headers?: unknown } | undefined)?.headers);
+  addHeaders(out, rateHeaders); // set last over HTTP too (entry-gate.ts onResponse)
   return out;
+}
+
+// Not a closure inside headersOf: under tsx (keepNames) each named closure made per call is renamed
+// with Object.defineProperty, which costs more than the rest of this function.
+function addHeaders(out: Record<string, string>, headers: unknown): void {
+  if (headers && typeof headers === "object") for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = String(value);
 }
 
 /** The answer as JSON would carry it: keys left undefined are absent (graphql-request refuses them). */
@@ -57,11 +60,11 @@ export function inProcessFetch(yoga: Yoga, runtime: Runtime): InProcessFetch {
     }
     const state = gateStateOf(request);
     const rateHeaders = headersOf(state?.rateHeaders, result);
-    if (!state || (!state.replay && !state.recordId)) return inProcessResponse(jsonOf(result), (name) => rateHeaders[name] ?? null);
+    if (!state || (!state.replay && !state.recordId)) return new InProcessAnswer(jsonOf(result), (name) => rateHeaders[name] ?? null);
     // Idempotency-Key: the answer kept (or the one kept before) is the HTTP answer's bytes.
     const response = processRegularResult(result as never, yoga.fetchAPI, ANSWER_TYPE);
     const answered = (await idempotencyOnResponse(runtime, state, response, yoga.fetchAPI)) ?? response;
     const json = (await answered.json()) as GraphQLResponse;
-    return inProcessResponse(json, (name) => answered.headers.get(name) ?? rateHeaders[name] ?? null);
+    return new InProcessAnswer(json, (name) => answered.headers.get(name) ?? rateHeaders[name] ?? null);
   };
 }
