@@ -4,12 +4,12 @@
 // facade refuses itself (a body it cannot read, a field of the wrong type, an unknown route) is still
 // sent to the core first, with the refusal, so the core's answers come first in the contract's order
 // (401, 429, 403, then the body) and a kept refusal replays like any other answer.
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from "express";
+import { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler } from "express";
 import { requestHash } from "../core/idempotency/idempotent-request.ts";
 import { AppError } from "../core/shared/errors.ts";
 import { FACADE_CLIENT_ADDRESS_HEADER, type FacadeRefusal } from "../contract/facade-request.ts";
 import { toHttp } from "../http/error-map.ts";
-import { facadeCalls, type CoreClient, type FacadeCall } from "./graphql-client.ts";
+import { facadeCalls, type CoreClient, type FacadeCall } from "./core-client.ts";
 import { bodyParsing } from "../http/body.ts";
 import { documentedOperation } from "./openapi/routes.ts";
 import { loadOperation } from "./operations.ts";
@@ -69,10 +69,7 @@ function forwardHeaders(req: Request): Record<string, string> {
 const bodyStage =
   (handler: RequestHandler): RequestHandler =>
   (req, res, next) => {
-    const done = (err?: unknown) => {
-      if (err && err !== "route" && err !== "router") req.bodyRefused = true;
-      next(err);
-    };
+    const done = markingRefusals(req, next);
     try {
       const out = handler(req, res, done) as unknown;
       if (out instanceof Promise) out.catch(done);
@@ -80,6 +77,15 @@ const bodyStage =
       done(e);
     }
   };
+
+// Returned, not bound to a name where it is made: under tsx (keepNames) a named closure made per
+// request is renamed with Object.defineProperty, and every request passes all the body stages.
+function markingRefusals(req: Request, next: NextFunction): (err?: unknown) => void {
+  return (err) => {
+    if (err && err !== "route" && err !== "router") req.bodyRefused = true;
+    next(err);
+  };
+}
 
 const kebab = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const documents = new Map<string, string>();

@@ -105,18 +105,17 @@ export function entryGate(opts: EntryGateOptions): Plugin<Context> {
     async onExecute({ args, setResultAndStopExecution }) {
       const state = states.get(args.contextValue.request);
       if (!state) return;
-      const refuse = (e: GraphQLError) => setResultAndStopExecution({ data: null, errors: [e] });
       if (state.auth.kind === "tenant") {
         // A query is one read; a mutation one write per root field (aliases included), refused whole.
         const root = rootFieldCount(args.document, args.operationName);
         const budget = { keyId: state.auth.keyId, readPerSecond: state.auth.tenant.readRateLimit, writePerSecond: state.auth.tenant.writeRateLimit };
         const charge = root?.operation === "mutation" ? await limits.charge(budget, "write", root.fields) : await limits.charge(budget, "read", 1);
         state.rateHeaders = charge.headers;
-        if (charge.refusal) return refuse(charge.refusal);
+        if (charge.refusal) return setResultAndStopExecution({ data: null, errors: [charge.refusal] });
       }
       const refusal = await idempotencyOnExecute(runtime, state, args);
       if (refusal === "replay") return setResultAndStopExecution({ data: null });
-      if (refusal) return refuse(isAppError(refusal) ? toGraphQLError(refusal) : refusal);
+      if (refusal) return setResultAndStopExecution({ data: null, errors: [isAppError(refusal) ? toGraphQLError(refusal) : refusal] });
     },
 
     async onResponse({ request, response, setResponse, fetchAPI }) {

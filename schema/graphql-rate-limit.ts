@@ -63,22 +63,26 @@ export function rootFieldCount(document: DocumentNode, operationName: string | n
   if (!op) return null; // graphql-js refuses it before anything runs
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const keys = new Set<string>();
-  const seen = new Set<string>();
-  const collect = (set: SelectionSetNode) => {
-    for (const sel of set.selections) {
-      if (sel.kind === Kind.FIELD) {
-        if (sel.name.value !== "__typename") keys.add(sel.alias?.value ?? sel.name.value);
-      } else if (sel.kind === Kind.INLINE_FRAGMENT) collect(sel.selectionSet);
-      else if (!seen.has(sel.name.value)) {
-        seen.add(sel.name.value);
-        const f = fragments.get(sel.name.value);
-        if (f) collect(f.selectionSet);
-      }
+  const walk: ResponseKeyWalk = { fragments, keys: new Set(), seen: new Set() };
+  collectResponseKeys(walk, op.selectionSet);
+  return { operation: op.operation, fields: walk.keys.size };
+}
+
+type ResponseKeyWalk = { fragments: Map<string, FragmentDefinitionNode>; keys: Set<string>; seen: Set<string> };
+
+// A function of its own rather than a closure made per call: under tsx (keepNames) each named closure
+// is renamed with Object.defineProperty, and this runs on every tenant request.
+function collectResponseKeys(walk: ResponseKeyWalk, set: SelectionSetNode): void {
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) {
+      if (sel.name.value !== "__typename") walk.keys.add(sel.alias?.value ?? sel.name.value);
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) collectResponseKeys(walk, sel.selectionSet);
+    else if (!walk.seen.has(sel.name.value)) {
+      walk.seen.add(sel.name.value);
+      const f = walk.fragments.get(sel.name.value);
+      if (f) collectResponseKeys(walk, f.selectionSet);
     }
-  };
-  collect(op.selectionSet);
-  return { operation: op.operation, fields: keys.size };
+  }
 }
 
 export interface KeyBudget {

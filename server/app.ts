@@ -6,7 +6,7 @@ import express, { type Express } from "express";
 import type { Logger } from "pino";
 import { AppError } from "../core/shared/errors.ts";
 import { errorHandler } from "../http/error-map.ts";
-import type { CoreClient } from "../rest-facade/graphql-client.ts";
+import type { CoreClient } from "../rest-facade/core-client.ts";
 import { docsRouter } from "../rest-facade/openapi/docs.ts";
 import { v1Router } from "../rest-facade/v1.ts";
 import { publicMetricsRoute } from "./metrics-endpoint.ts";

@@ -7,7 +7,7 @@ import type { Express } from "express";
 import type { Logger } from "pino";
 import { createLogger } from "../core/shared/logger.ts";
 import { operatorTokenWeakness } from "../core/shared/secrets.ts";
-import { createCoreClient } from "../rest-facade/graphql-client.ts";
+import { createCoreClient } from "../rest-facade/core-client.ts";
 import { baseApp, finishApp } from "./app.ts";
 import { metricsBannerLine, metricsExposureFromEnv, startMetricsListener, type MetricsExposure } from "./metrics-endpoint.ts";
 

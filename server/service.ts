@@ -6,11 +6,11 @@ import type { Logger } from "pino";
 import type { Db } from "../prisma/client.ts";
 import { createRuntime } from "../core/create-runtime.ts";
 import type { Runtime, RuntimeConfig } from "../core/runtime.ts";
-import { createCoreClient } from "../rest-facade/graphql-client.ts";
+import { createCoreClient } from "../rest-facade/core-client.ts";
 import { checkoutRouter } from "../web/hosted/checkout-router.ts";
 import { faviconRouter } from "../web/ui/favicon.ts";
 import { payRouter } from "../web/hosted/pay-router.ts";
-import { inProcessTransport } from "../schema/in-process-entry.ts";
+import { inProcessFetch } from "../schema/in-process-entry.ts";
 import { createGraphQL, type Yoga } from "../schema/yoga.ts";
 import { baseApp, finishApp } from "./app.ts";
 import { demoReceiverRouter } from "./demo-receiver.ts";
@@ -68,7 +68,7 @@ export function createApp(runtime: Runtime, yoga: Yoga, opts: AppOptions = {}): 
   // `yoga` serves /graphql over HTTP and the facade's calls in this process: one entry, one budget per key.
   const core = opts.graphqlUrl
     ? createCoreClient({ url: opts.graphqlUrl, facadeSecret: opts.facadeSecret })
-    : createCoreClient({ transport: inProcessTransport(yoga, runtime) });
+    : createCoreClient({ inProcess: inProcessFetch(yoga, runtime) });
   return finishApp(app, core, opts.extra);
 }
 

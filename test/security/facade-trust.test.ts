@@ -70,12 +70,12 @@ describe("persisted operations", () => {
   });
 
   it("the facade sends hashes only, never a document", async () => {
-    const { createCoreClient } = await import("../../rest-facade/graphql-client.ts");
+    const { createCoreClient } = await import("../../rest-facade/core-client.ts");
     const { runtime, yoga } = await testService();
-    const { inProcessTransport } = await import("../../schema/in-process-entry.ts");
-    const transport = inProcessTransport(yoga, runtime);
+    const { inProcessFetch } = await import("../../schema/in-process-entry.ts");
+    const inProcess = inProcessFetch(yoga, runtime);
     const sent: any[] = [];
-    const core = createCoreClient({ transport: async (body, headers) => (sent.push(JSON.parse(JSON.stringify(body))), transport(body, headers)) });
+    const core = createCoreClient({ inProcess: async (url, init) => (sent.push(JSON.parse(JSON.stringify(init.body))), inProcess(url, init)) });
     const t = await newTenant();
     await core.request(loadOperation("list-events"), {}, { authorization: `Bearer ${t.readKey}` });
     expect(sent).toHaveLength(1);

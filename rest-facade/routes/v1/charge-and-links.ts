@@ -1,7 +1,7 @@
 // Subscription write routes: charge-now, payment-method-link, renewal-link.
 import { Router, type Request } from "express";
 import { AppError } from "../../../core/shared/errors.ts";
-import type { CoreClient } from "../../graphql-client.ts";
+import type { CoreClient } from "../../core-client.ts";
 import { loadOperation } from "../../operations.ts";
 import { stringField } from "../../params.ts";
 import { toPaymentMethodLink, toRenewalLink } from "../../serializers/link.ts";

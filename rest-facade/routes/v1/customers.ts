@@ -1,7 +1,7 @@
 // Customer write routes of /v1.
 import { Router, type Request } from "express";
 import { AppError } from "../../../core/shared/errors.ts";
-import type { CoreClient } from "../../graphql-client.ts";
+import type { CoreClient } from "../../core-client.ts";
 import { ops } from "../../operations.ts";
 import { stringField } from "../../params.ts";
 import { toCustomerEmail, toCustomerUpdate, type CustomerUpdateSelection } from "../../serializers/customer.ts";

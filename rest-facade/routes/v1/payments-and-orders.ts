@@ -1,7 +1,7 @@
 // Payment and order routes of /v1: refund a payment, and the pending order's Pix link.
 import { Router, type Request } from "express";
 import { AppError } from "../../../core/shared/errors.ts";
-import type { CoreClient } from "../../graphql-client.ts";
+import type { CoreClient } from "../../core-client.ts";
 import { loadOperation } from "../../operations.ts";
 import { booleanField, integerField, stringField } from "../../params.ts";
 import { toPaymentLink, type PaymentLinkSelection } from "../../serializers/link.ts";

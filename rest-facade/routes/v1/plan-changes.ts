@@ -1,7 +1,7 @@
 // Subscription write routes: change-plan, cancel-plan-change.
 import { Router, type Request } from "express";
 import { AppError } from "../../../core/shared/errors.ts";
-import type { CoreClient } from "../../graphql-client.ts";
+import type { CoreClient } from "../../core-client.ts";
 import { loadOperation } from "../../operations.ts";
 import { stringField } from "../../params.ts";
 import { toPlanChangeResult, type PlanChangeSelection } from "../../serializers/subscription-actions.ts";

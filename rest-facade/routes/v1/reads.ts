@@ -1,6 +1,6 @@
 // Read routes of /v1. Each maps to one GraphQL operation; status codes come from the core's errors.
 import { Router, type Request } from "express";
-import type { CoreClient } from "../../graphql-client.ts";
+import type { CoreClient } from "../../core-client.ts";
 import { ops } from "../../operations.ts";
 import { pageArgs, queryString, toPage, type Connection } from "../../params.ts";
 import { toEntitlements, type EntitlementsSelection } from "../../serializers/entitlements.ts";

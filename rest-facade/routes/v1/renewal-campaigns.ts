@@ -1,6 +1,6 @@
 // Renewal-campaign routes: a customer's link (scope write, get-or-create) and the links generated.
 import { Router, type Request } from "express";
-import type { CoreClient } from "../../graphql-client.ts";
+import type { CoreClient } from "../../core-client.ts";
 import { loadOperation } from "../../operations.ts";
 import { pageArgs, queryString, toPage, type Connection } from "../../params.ts";
 import { toCampaignLink, toCampaignLinksElement, type CampaignLinkSelection } from "../../serializers/campaign.ts";

@@ -2,7 +2,7 @@
 // GraphQL mutation of the same stem; the core decides every status code.
 import { Router, type Request } from "express";
 import { AppError } from "../../../core/shared/errors.ts";
-import type { CoreClient } from "../../graphql-client.ts";
+import type { CoreClient } from "../../core-client.ts";
 import { loadOperation } from "../../operations.ts";
 import { stringField } from "../../params.ts";
 import {
