@@ -7,6 +7,7 @@ import { billingRun } from "./billing-run.job.ts";
 import { expireIdempotencyKeys } from "./expire-idempotency-keys.job.ts";
 import { reconcilePayments } from "./reconcile-payments.job.ts";
 import { releaseLease, tryLease } from "./lease.ts";
+import { sendEmails } from "./send-emails.job.ts";
 import { startWebhookDelivery } from "./webhook-delivery.job.ts";
 
 interface JobSpec {
@@ -21,6 +22,8 @@ interface JobSpec {
 export const JOBS: JobSpec[] = [
   { name: "billing-run", schedule: "* * * * *", leaseMs: 10 * 60_000, run: billingRun, exclusive: false },
   { name: "reconcile-payments", schedule: "* * * * *", leaseMs: 5 * 60_000, run: reconcilePayments },
+  // Every 5 s: the shortest retry backoff; each message is claimed with its own lease.
+  { name: "send-emails", schedule: "*/5 * * * * *", leaseMs: 60_000, run: (runtime) => sendEmails(runtime), exclusive: false },
   { name: "expire-idempotency-keys", schedule: "*/10 * * * *", leaseMs: 5 * 60_000, run: expireIdempotencyKeys },
 ];
 

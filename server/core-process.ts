@@ -12,6 +12,8 @@ import { crashFaultsFromEnv } from "../core/shared/crash-faults.ts";
 import { createLogger } from "../core/shared/logger.ts";
 import { operatorTokenWeakness, randomBase62 } from "../core/shared/secrets.ts";
 import { startScheduler } from "../jobs/scheduler.ts";
+import { defaultMailer } from "../jobs/send-emails.job.ts";
+import type { Mailer } from "../core/emails/mailer.ts";
 import { openDb } from "../prisma/client.ts";
 import { dataDir } from "../prisma/connection.ts";
 import { metricsBannerLine, metricsExposureFromEnv, startMetricsListener, type MetricsExposure } from "./metrics-endpoint.ts";
@@ -73,6 +75,14 @@ export async function startCore(role: CoreRole): Promise<void> {
   if (gatewayCredentialKeys.source === "data_dir" && process.env.DATABASE_URL) {
     logger.warn("GATEWAY_CREDENTIALS_KEY is not set: gateway credentials are sealed under a key in this host's data directory; set the same GATEWAY_CREDENTIALS_KEY on every instance sharing the database");
   }
+  // A malformed SMTP_URL is refused like the settings above; an unreachable server is only a warning (below).
+  let mailer: Mailer;
+  try {
+    mailer = defaultMailer({ logger });
+  } catch (err) {
+    console.error(`refusing to start: ${(err as Error).message}`);
+    process.exit(1);
+  }
   const db = await openDb();
   // A key that opens none of the credentials already stored is refused too (a valid-looking wrong key).
   try {
@@ -100,6 +110,10 @@ export async function startCore(role: CoreRole): Promise<void> {
   const metricsServer = metricsExposure.port ? await startMetricsListener(metricsExposure.port) : undefined;
   const scheduler = role === "api" ? undefined : await startScheduler(runtime);
   const demo = role === "jobs" ? null : await seedDemoTenant(runtime);
+  // Not awaited before serving: billing never waits on SMTP, and the outbox retries once it answers.
+  if (scheduler) {
+    mailer.verify().catch((err: Error) => logger.warn({ err: err.message, transport: mailer.description }, "e-mail transport is not reachable yet: messages stay queued and are retried"));
+  }
   printBanner(demo);
 
   async function shutdown() {
@@ -120,6 +134,7 @@ export async function startCore(role: CoreRole): Promise<void> {
     lines.push(`  V8 heap limit: ${heapMb} MB${sized ? "" : " (node's default for this host; `npm start` runs with --max-old-space-size=1024)"}`);
     if (server) lines.push(`  base URL:   ${publicUrl}`, `  GraphiQL:   ${publicUrl}/graphql`, `  API docs:   ${publicUrl}/docs`);
     lines.push(metricsBannerLine(metricsExposure, server ? publicUrl : undefined));
+    lines.push(`  e-mail:     ${mailer.description}${scheduler ? "" : " (sent by the jobs role)"}`);
     if (admin.generated) lines.push(`  operator token (stored in ${admin.file}, shown once): ${admin.token}`);
     else lines.push(`  operator token: ${process.env.ADMIN_TOKEN ? "from ADMIN_TOKEN" : `in ${admin.file}`}`);
     if (seeded) {

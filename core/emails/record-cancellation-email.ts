@@ -1,7 +1,8 @@
 // Records the cancellation e-mail in the email_messages outbox, inside the canceling transaction:
-// the e-mail exists exactly when the cancellation commits. No SMTP here; a sender reads the table.
+// the e-mail exists exactly when the cancellation commits. No SMTP here: jobs/send-emails.job.ts sends it.
 import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
+import { messageIdFor } from "./email.rules.ts";
 import { renderCancellationEmail } from "./render-cancellation-email.ts";
 
 export const CANCELLATION_EMAIL_KIND = "subscription_canceled";
@@ -21,9 +22,11 @@ export async function recordCancellationEmail(
     canceledAt: input.at,
     reason: input.reason,
   });
+  const id = newId("email");
   await tx.emailMessage.create({
     data: {
-      id: newId("email"),
+      id,
+      messageId: messageIdFor(id),
       tenantId: input.tenantId,
       customerId: sub.customer.id,
       kind: CANCELLATION_EMAIL_KIND,

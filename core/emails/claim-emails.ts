@@ -1,0 +1,39 @@
+// Claims due outbox rows with a lease (FOR UPDATE SKIP LOCKED), as the webhook deliveries do: N senders
+// on one database never take the same message at once, and a crashed holder's rows come back when its
+// lease runs out. Due is on the wall clock: sending is transport, not billing time.
+import type { PrismaClient } from "../../generated/prisma/client.ts";
+
+export interface ClaimedEmail {
+  id: string;
+  tenant_id: string;
+  to: string;
+  subject: string;
+  body: string;
+  html: string | null;
+  attempts: number;
+  message_id: string | null;
+  lease_until: Date;
+}
+
+export async function claimDueEmails(
+  prisma: PrismaClient,
+  input: { limit: number; now: Date; leaseMs: number; tenantId?: string },
+): Promise<ClaimedEmail[]> {
+  const now = input.now.toISOString();
+  const leaseUntil = new Date(input.now.getTime() + input.leaseMs).toISOString();
+  const tenantId = input.tenantId ?? null;
+  return prisma.$queryRaw<ClaimedEmail[]>`
+    WITH due AS (
+      SELECT m.id FROM email_messages m
+      WHERE m.status = 'PENDING'
+        AND (m.next_attempt_at IS NULL OR m.next_attempt_at <= ${now}::timestamp(3))
+        AND (m.lease_until IS NULL OR m.lease_until < ${now}::timestamp(3))
+        AND (${tenantId}::text IS NULL OR m.tenant_id = ${tenantId}::text)
+      ORDER BY m.next_attempt_at NULLS FIRST, m.created_at, m.id
+      LIMIT ${input.limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE email_messages m SET lease_until = ${leaseUntil}::timestamp(3)
+    FROM due WHERE m.id = due.id
+    RETURNING m.id, m.tenant_id, m."to", m.subject, m.body, m.html, m.attempts, m.message_id, m.lease_until`;
+}
