@@ -5,7 +5,7 @@
 import type { Runtime } from "../runtime.ts";
 import { emptySummary, runBillingPass, type BillingPassSummary } from "../billing/run-billing-pass.ts";
 import { AppError, notFound } from "../shared/errors.ts";
-import { deliverDueNow, nextDeliveryDueAfter } from "../webhooks/deliver-due-now.ts";
+import { attemptsMade, deliverDueNow, nextDeliveryDueAfter } from "../webhooks/deliver-due-now.ts";
 import { reconcilePendingRefunds } from "../refunds/reconcile-refunds.ts";
 import { runDueSandboxChargebacks } from "./simulate-chargeback.ts";
 import { voidOrphanCheckoutCharges } from "../checkout/void-orphan-charges.ts";
@@ -40,6 +40,7 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
   const summary: AdvanceClockSummary = { ...emptySummary(), from, to: input.to, steps: 0, chargebacks: 0, webhook_attempts: 0, refunds_settled: 0, held: 0 };
   let clock = from;
   const waitUntil = runtime.wallClock.now().getTime() + WAIT_FOR_HELD_MS;
+  const attemptsBefore = await attemptsMade(runtime, input.tenantId);
   for (let i = 0; i < MAX_STEPS; i++) {
     const due = await nextDueInstant(runtime, input.tenantId, clock);
     const stepAt = due && due.getTime() > clock.getTime() ? due : clock;
@@ -48,6 +49,7 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
       await setClock(runtime, input.tenantId, clock);
       const before = progress(summary);
       await runDuties(runtime, input.tenantId, clock, summary, waitUntil);
+      summary.webhook_attempts = (await attemptsMade(runtime, input.tenantId)) - attemptsBefore;
       summary.steps++;
       if (progress(summary) === before) break; // nothing could run (paused tenant, unheard gateway): stop, do not spin
       continue;
@@ -56,6 +58,7 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
   }
   await setClock(runtime, input.tenantId, input.to);
   await runDuties(runtime, input.tenantId, input.to, summary, waitUntil);
+  summary.webhook_attempts = (await attemptsMade(runtime, input.tenantId)) - attemptsBefore;
   return summary;
 }
 
@@ -66,7 +69,7 @@ async function runDuties(runtime: Runtime, tenantId: string, now: Date, summary:
   await voidOrphanCheckoutCharges(runtime, { tenantId });
   await billDueNow(runtime, tenantId, summary, waitUntil);
   summary.chargebacks += await runDueSandboxChargebacks(runtime, { tenantId, now });
-  summary.webhook_attempts += await deliverDueNow(runtime, tenantId);
+  await deliverDueNow(runtime, tenantId);
 }
 
 /**

@@ -9,16 +9,14 @@ import { storeOutcomes } from "./dispatcher.ts";
 const WAIT_FOR_HELD_MS = 15_000;
 
 /**
- * Attempts every delivery of the tenant due on its clock; returns how many attempts were made on the
- * way, counting those of a background dispatcher it waited for (the count advanceClock reports).
+ * Attempts every delivery of the tenant due on its clock, then waits for those a background
+ * dispatcher holds. Who made an attempt does not matter to the caller: it counts attempts from the
+ * delivery rows (attemptsMade), since another dispatcher may claim, attempt and store a row between
+ * two of our queries without ever being seen holding it.
  */
-export async function deliverDueNow(runtime: Runtime, tenantId: string): Promise<number> {
+export async function deliverDueNow(runtime: Runtime, tenantId: string): Promise<void> {
   const prisma = runtime.db.prisma;
-  const wall = () => runtime.wallClock.now().getTime();
-  const deadline = wall() + WAIT_FOR_HELD_MS;
-  /** Rows seen held by another dispatcher, with their attempt count then. */
-  const held = new Map<string, number>();
-  let attempts = 0;
+  const deadline = runtime.wallClock.now().getTime() + WAIT_FOR_HELD_MS;
   for (;;) {
     const claimed = await claimDueDeliveries(prisma, {
       limit: 50,
@@ -28,7 +26,6 @@ export async function deliverDueNow(runtime: Runtime, tenantId: string): Promise
       tenantId,
     });
     if (claimed.length > 0) {
-      for (const d of claimed) attempts += madeSince(held, d.id, d.attempt_count);
       const outcomes = await Promise.all(
         claimed.map(async (d) => {
           const outcome = await attemptDelivery(d, runtime.wallClock);
@@ -37,31 +34,21 @@ export async function deliverDueNow(runtime: Runtime, tenantId: string): Promise
         }),
       );
       await storeOutcomes(runtime, outcomes);
-      attempts += claimed.length;
       continue;
     }
-    const holding = await prisma.$queryRaw<{ id: string; attempt_count: number }[]>`
-      SELECT d.id, d.attempt_count FROM webhook_deliveries d JOIN tenants t ON t.id = d.tenant_id
+    const [holding] = await prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM webhook_deliveries d JOIN tenants t ON t.id = d.tenant_id
       WHERE d.tenant_id = ${tenantId} AND d.status = 'PENDING' AND d.next_attempt_at <= t.clock_at
         AND d.lease_until >= ${runtime.wallClock.now().toISOString()}::timestamp(3)`;
-    for (const r of holding) if (!held.has(r.id)) held.set(r.id, r.attempt_count);
-    if (holding.length === 0 || wall() > deadline) return attempts + (await madeByOthers(runtime, tenantId, held));
+    if (!holding || holding.n === 0 || runtime.wallClock.now().getTime() > deadline) return;
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
-/** Attempts another holder made on a row since it was seen held (0 for a row never seen held). */
-function madeSince(held: Map<string, number>, id: string, attemptCount: number): number {
-  const seen = held.get(id);
-  if (seen === undefined) return 0;
-  held.delete(id);
-  return Math.max(0, attemptCount - seen);
-}
-
-async function madeByOthers(runtime: Runtime, tenantId: string, held: Map<string, number>): Promise<number> {
-  if (held.size === 0) return 0;
-  const rows = await runtime.db.prisma.webhookDelivery.findMany({ where: { tenantId, id: { in: [...held.keys()] } }, select: { id: true, attemptCount: true } });
-  return rows.reduce((n, r) => n + madeSince(held, r.id, r.attemptCount), 0);
+/** Attempts stored so far on the tenant's deliveries, by any dispatcher (attempt counts only grow). */
+export async function attemptsMade(runtime: Runtime, tenantId: string): Promise<number> {
+  const total = await runtime.db.prisma.webhookDelivery.aggregate({ where: { tenantId }, _sum: { attemptCount: true } });
+  return total._sum.attemptCount ?? 0;
 }
 
 /** The earliest pending retry of the tenant after `after`, for advanceClock's stops. */

@@ -23,7 +23,7 @@ const AdvanceClockSummaryRef = builder.objectRef<AdvanceClockSummary>("AdvanceCl
     unknown: t.exposeInt("unknown", { description: "Charges whose gateway outcome is not known yet (reconciled before any new try)." }),
     chargebacks: t.exposeInt("chargebacks", { description: "Chargebacks filed by the sandbox gateway." }),
     refundsSettled: t.exposeInt("refunds_settled", { description: "Refunds left pending (the gateway's answer was lost) that were finished on the way, asking the gateway again with the refund's own key." }),
-    webhookAttempts: t.exposeInt("webhook_attempts", { description: "Webhook delivery attempts that fell due on the way (first attempts and retries), made synchronously; those a background dispatcher was making are waited for and counted too." }),
+    webhookAttempts: t.exposeInt("webhook_attempts", { description: "Webhook delivery attempts that fell due on the way (first attempts and retries), whichever dispatcher made them: those a background dispatcher was making are waited for and counted too." }),
     held: t.exposeInt("held", { description: "Due subscriptions another worker was running (the background billing run, another instance) when the call reached them: waited for (up to 15 s in all) until it let go, and whatever it left due run after." }),
     errors: t.exposeInt("errors", { description: "Duties that failed and will be retried." }),
   }),

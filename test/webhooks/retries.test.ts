@@ -121,6 +121,39 @@ describe("webhook retries on the tenant's clock", () => {
     expect((await deliveries(t)).map((d) => [d.attemptCount, d.nextAttemptAt])).toEqual([[2, at(6 * MIN)], [2, at(6 * MIN)]]);
   });
 
+  it("retries another dispatcher claims, makes and stores before advanceClock looks are counted, and the clock still stops at each", { timeout: 60_000 }, async () => {
+    const { t, rcv } = await tenantAnswered503();
+    await subscribe(t.monthlyOfferId);
+    await expect.poll(async () => (await deliveries(t)).map((d) => d.nextAttemptAt)).toEqual([at(MIN), at(MIN)]);
+    // Another instance's dispatcher wins every retry: it runs to completion at each stop, just before
+    // advanceClock's own delivery step (the sandbox chargebacks are the duty that runs right before it).
+    const { runtime } = await testService();
+    const sandbox = runtime.gateways.sandbox;
+    const original = sandbox.dueChargebacks.bind(sandbox);
+    let raced = 0;
+    const racing = async (tenantId: string | null, now: Date, limit: number) => {
+      if (tenantId === t.tenantId) {
+        const claimed = await claimDueDeliveries(runtime.db.prisma, { limit: 10, now: new Date(), leaseMs: 30_000, perEndpoint: 10, tenantId });
+        if (claimed.length > 0) await storeOutcomes(runtime, await Promise.all(claimed.map((d) => attemptDelivery(d, runtime.wallClock))));
+        raced += claimed.length;
+      }
+      return original(tenantId, now, limit);
+    };
+    vi.spyOn(sandbox, "dueChargebacks").mockImplementation(racing as unknown as typeof original);
+    const summary = await op(`mutation($t: ID!, $to: DateTime!) { advanceClock(tenantId: $t, to: $to) { webhookAttempts } }`, {
+      t: t.tenantId,
+      to: at(3 * 24 * 60 * MIN),
+    });
+    expect(raced).toBe(12);
+    expect(summary.advanceClock.webhookAttempts).toBe(12);
+    const schedule = [0, 1, 6, 36, 156, 516, 1956].map((m) => at(m * MIN));
+    for (const d of await deliveries(t)) {
+      expect(d.status).toBe("EXHAUSTED");
+      expect(d.attempts.map((a: any) => a.scheduledAt)).toEqual(schedule);
+    }
+    expect(rcv.requests).toHaveLength(14);
+  });
+
   it("an outage loses nothing: refused connections are retried until the receiver is back", { timeout: 60_000 }, async () => {
     const t = await newTenant();
     await advanceClock(t, T0);
