@@ -30,6 +30,7 @@ export async function recordCancellationEmail(
       tenantId: input.tenantId,
       customerId: sub.customer.id,
       kind: CANCELLATION_EMAIL_KIND,
+      sourceKey: input.subscriptionId,
       to: sub.customer.email,
       subject: email.subject,
       body: email.body,

@@ -70,7 +70,7 @@ const EmailMessageRef = builder.objectRef<EmailRow>("EmailMessage").implement({
     kind: t.exposeString("kind", { description: "What the e-mail is about, e.g. subscription_canceled." }),
     to: t.exposeString("to", { description: "Addressee." }),
     subject: t.exposeString("subject", { description: "Subject line (pt-BR)." }),
-    body: t.exposeString("body", { description: "Plain-text body (pt-BR)." }),
+    body: t.string({ description: "Plain-text body (pt-BR).", resolve: (row) => row.body ?? "" }),
     createdAt: t.exposeString("created_at", { description: "When it was recorded, on the tenant's clock (ISO 8601)." }),
   }),
 });
