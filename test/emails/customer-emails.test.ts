@@ -7,7 +7,8 @@ import { smtpMailer } from "../../core/emails/mailer.ts";
 import { queueEventEmails } from "../../core/emails/queue-event-emails.ts";
 import { queueEmail } from "../../core/emails/queue-email.ts";
 import { sendEmails } from "../../jobs/send-emails.job.ts";
-import { advanceClock, CARDS, events, subscribe } from "../helpers/billing.ts";
+import { advanceClock, CARDS, checkout, events, subscribe } from "../helpers/billing.ts";
+import { oneTimeOffer } from "../orders/order-helpers.ts";
 import { gql, op, post } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant, type TestTenant } from "../helpers/tenant.ts";
@@ -96,6 +97,42 @@ describe("receipt", () => {
     const sub = await subscribe(t.monthlyOfferId);
     expect((await post(`/v1/subscriptions/${sub.subscription_id}/cancel`, t.writeKey, { reason: "fechando a empresa" })).status).toBe(200);
     expect((await rows(t)).map((r) => r.kind)).toEqual(["subscription_canceled"]);
+  });
+
+  it("renewals settled in one batch: a receipt per subscription and cycle, with the cycle's period and the coupon's last cycles", async () => {
+    const t = await newTenant();
+    await coupon(t);
+    await advanceClock(t, "2027-01-15T12:00:00.000Z");
+    const subs = [await subscribe(t.monthlyOfferId, { coupon: "BEMVINDO10" }), await subscribe(t.monthlyOfferId)];
+    const passed = await advanceClock(t, "2027-03-16T00:00:00.000Z");
+    expect(passed.renewed).toBe(4);
+    const receipts = (await rows(t, "receipt")).map((r) => ({ to: r.to, p: r.params as Record<string, any> }));
+    expect(receipts).toHaveLength(6);
+    const paid = await events(t, "invoice.paid");
+    const emailOf = (id: string) => paid.find((e) => e.data.subscription_id === id)!.data.customer.email;
+    const ofSub = (i: number) => receipts.filter((r) => r.to === emailOf(subs[i]!.subscription_id)).map((r) => [r.p.amountCents, r.p.periodStart, r.p.nextChargeCents]);
+    expect(ofSub(0)).toEqual([
+      [4491, "2027-01-15T12:00:00.000Z", 4491],
+      [4491, "2027-02-15T12:00:00.000Z", 4491],
+      [4491, "2027-03-15T12:00:00.000Z", 4990],
+    ]);
+    expect(ofSub(1)).toEqual([
+      [4990, "2027-01-15T12:00:00.000Z", 4990],
+      [4990, "2027-02-15T12:00:00.000Z", 4990],
+      [4990, "2027-03-15T12:00:00.000Z", 4990],
+    ]);
+  });
+
+  it("a one-time order paid by card: a receipt for the order, no next charge", async () => {
+    const t = await newTenant();
+    const offerId = await oneTimeOffer(t, { unitPriceCents: 1500 });
+    const res = await checkout(offerId, { quantity: "2" });
+    expect(res.body.order_id).toBeTruthy();
+    const [receipt] = await rows(t, "receipt");
+    expect(receipt!.params).toMatchObject({ subject: "order", reference: res.body.order_id, productName: "App", amountCents: 3000, nextChargeAt: null });
+    const [mail] = await deliver(t);
+    expect(mail!.text).toMatch(BRL("30,00"));
+    expect(mail!.text).toContain(res.body.order_id!);
   });
 
   it("a LIVE tenant's subject has no [TESTE]", async () => {
