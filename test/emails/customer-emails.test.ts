@@ -7,7 +7,7 @@ import { smtpMailer } from "../../core/emails/mailer.ts";
 import { queueEventEmails } from "../../core/emails/queue-event-emails.ts";
 import { queueEmail } from "../../core/emails/queue-email.ts";
 import { sendEmails } from "../../jobs/send-emails.job.ts";
-import { advanceClock, CARDS, checkout, events, subscribe } from "../helpers/billing.ts";
+import { advanceClock, CARDS, checkout, events, payPix, subscribe } from "../helpers/billing.ts";
 import { oneTimeOffer } from "../orders/order-helpers.ts";
 import { gql, op, post } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
@@ -121,6 +121,17 @@ describe("receipt", () => {
       [4990, "2027-02-15T12:00:00.000Z", 4990],
       [4990, "2027-03-15T12:00:00.000Z", 4990],
     ]);
+  });
+
+  it("a Pix checkout paid: the receipt says Pix", async () => {
+    const t = await newTenant();
+    const sub = await subscribe(t.monthlyOfferId, {}, { pix: true });
+    expect(await rows(t, "receipt")).toHaveLength(0);
+    await payPix(sub.pix!.copy_paste);
+    const [receipt] = await rows(t, "receipt");
+    expect(receipt!.params).toMatchObject({ amountCents: 4990, method: { kind: "pix" } });
+    const [mail] = (await deliver(t)).filter((m) => m.subject === receipt!.subject);
+    expect(mail!.text).toContain("Pix");
   });
 
   it("a one-time order paid by card: a receipt for the order, no next charge", async () => {
