@@ -24,7 +24,7 @@ export async function sendEmails(
 ): Promise<Record<SendOutcome, number>> {
   const mailer = opts.mailer ?? defaultMailer(runtime);
   const now = opts.now ?? (() => runtime.wallClock.now());
-  const deps = { prisma: runtime.db.prisma, mailer, logger: runtime.logger, from: opts.from ?? mailFrom(), now };
+  const deps = { prisma: runtime.db.prisma, mailer, logger: runtime.logger, from: opts.from ?? mailFrom(), now, publicUrl: runtime.config.publicUrl };
   const counts: Record<SendOutcome, number> = { sent: 0, retry: 0, failed: 0 };
   for (let batch = 0; batch < (opts.maxBatches ?? 10); batch++) {
     const claimed = await claimDueEmails(runtime.db.prisma, { limit: BATCH, now: now(), leaseMs: EMAIL_LEASE_MS, tenantId: opts.tenantId });

@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Logger } from "pino";
+import type { InlineImage } from "./templates/email-content.ts";
 
 export interface OutgoingEmail {
   /** Our id: names the .eml file. */
@@ -14,6 +15,10 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html?: string | null;
+  /** The vendor's reply-to address, when it set one. */
+  replyTo?: string | null;
+  /** Images the HTML shows through cid: links (the Pix QR code). */
+  inline?: InlineImage[];
 }
 
 export interface Mailer {
@@ -28,6 +33,20 @@ export const DEFAULT_MAIL_FROM = "Billing <no-reply@localhost>";
 
 // Bounded so that a hung server frees the claimed message well before its lease runs out.
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+/** The same message for both transports: inline images as attachments with a Content-ID. */
+function nodemailerMessage(m: OutgoingEmail): nodemailer.SendMailOptions {
+  return {
+    messageId: m.messageId,
+    from: m.from,
+    to: m.to,
+    replyTo: m.replyTo ?? undefined,
+    subject: m.subject,
+    text: m.text,
+    html: m.html ?? undefined,
+    attachments: m.inline?.map((i) => ({ cid: i.cid, filename: i.filename, contentType: i.contentType, content: i.content, contentDisposition: "inline" as const })),
+  };
+}
 
 export function smtpMailer(url: string): Mailer {
   const u = new URL(url);
@@ -44,7 +63,7 @@ export function smtpMailer(url: string): Mailer {
   return {
     description: `SMTP ${u.protocol}//${u.host}`,
     async send(m) {
-      await transport.sendMail({ messageId: m.messageId, from: m.from, to: m.to, subject: m.subject, text: m.text, html: m.html ?? undefined });
+      await transport.sendMail(nodemailerMessage(m));
     },
     async verify() {
       await transport.verify();
@@ -57,7 +76,7 @@ export function fileMailer(dir: string, logger: Logger): Mailer {
   return {
     description: `written to ${dir} (SMTP_URL unset)`,
     async send(m) {
-      const info = await transport.sendMail({ messageId: m.messageId, from: m.from, to: m.to, subject: m.subject, text: m.text, html: m.html ?? undefined });
+      const info = await transport.sendMail(nodemailerMessage(m));
       await fs.mkdir(dir, { recursive: true });
       const file = path.join(dir, `${m.id}.eml`);
       await fs.writeFile(file, info.message as Buffer);

@@ -1,39 +1,62 @@
 // Sends one claimed outbox message and records the outcome: SENT, a retry after a backoff, or FAILED
 // (a permanent 5xx, a recipient we refuse, or the last allowed try). The outcome is written only while
 // our lease still holds the row, so a slow send whose lease was taken over cannot overwrite the other.
+// The message is rendered here from the params queued with it; the parts are kept on the row.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import type { Logger } from "pino";
 import type { ClaimedEmail } from "./claim-emails.ts";
 import { classifyEmailError, emailBackoffMs, headerText, isCleanAddress, MAX_EMAIL_ATTEMPTS, messageIdFor, type EmailErrorCategory } from "./email.rules.ts";
 import type { Mailer } from "./mailer.ts";
+import { renderOutboxEmail } from "./render-outbox-email.ts";
 
 export type SendOutcome = "sent" | "retry" | "failed";
 
 export async function sendEmail(
-  deps: { prisma: PrismaClient; mailer: Mailer; logger: Logger; from: string; now: () => Date },
+  deps: { prisma: PrismaClient; mailer: Mailer; logger: Logger; from: string; now: () => Date; publicUrl: string },
   email: ClaimedEmail,
 ): Promise<SendOutcome> {
   const attempts = email.attempts + 1;
   const held = { id: email.id, status: "PENDING" as const, leaseUntil: email.lease_until };
+  // The rendered parts, kept once, so the list of what was sent shows the words that went out.
+  let parts: { body?: string; html?: string } = {};
   const fail = async (category: EmailErrorCategory, error: string) => {
     await deps.prisma.emailMessage.updateMany({
       where: held,
-      data: { status: "FAILED", attempts, lastErrorCategory: category, lastError: error.slice(0, 500), leaseUntil: null },
+      data: { status: "FAILED", attempts, lastErrorCategory: category, lastError: error.slice(0, 500), leaseUntil: null, ...parts },
     });
     deps.logger.warn({ email: email.id, category, error }, "e-mail failed");
     return "failed" as const;
   };
-  if (!isCleanAddress(email.to)) return fail("permanent_rejection", "recipient address refused (empty, malformed or carrying control characters)");
+  // Vendor alarms go to the team's list ("a@x, b@y"): every address must be clean.
+  const recipients = email.to.split(",").map((a) => a.trim());
+  if (!recipients.every(isCleanAddress)) return fail("permanent_rejection", "recipient address refused (empty, malformed or carrying control characters)");
+  const replyTo = email.reply_to && isCleanAddress(email.reply_to) ? email.reply_to : null;
+
+  let rendered;
+  try {
+    rendered = await renderOutboxEmail(
+      { kind: email.kind, params: email.params, fromName: email.from_name },
+      { customerName: email.customer_name, sandbox: email.sandbox, publicUrl: deps.publicUrl },
+    );
+  } catch (err) {
+    // A template that cannot render these params will not render them on a retry either.
+    return fail("permanent_rejection", `not rendered: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const text = rendered?.text ?? email.body ?? "";
+  const html = rendered?.html ?? email.html;
+  if (email.body === null && rendered) parts = { body: rendered.text, html: rendered.html };
 
   try {
     await deps.mailer.send({
       id: email.id,
       messageId: email.message_id ?? messageIdFor(email.id),
-      from: cleanFrom(deps.from),
-      to: email.to,
+      from: senderFrom(deps.from, email.from_name),
+      to: recipients.join(", "),
+      replyTo,
       subject: headerText(email.subject),
-      text: email.body,
-      html: email.html,
+      text,
+      html,
+      inline: rendered?.inline ?? [],
     });
   } catch (err) {
     const { category, permanent } = classifyEmailError(err);
@@ -42,6 +65,7 @@ export async function sendEmail(
     await deps.prisma.emailMessage.updateMany({
       where: held,
       data: {
+        ...parts,
         attempts,
         lastErrorCategory: category,
         lastError: error.slice(0, 500),
@@ -54,15 +78,15 @@ export async function sendEmail(
   }
   await deps.prisma.emailMessage.updateMany({
     where: { id: email.id, status: "PENDING" },
-    data: { status: "SENT", attempts, sentAt: deps.now(), lastErrorCategory: null, lastError: null, leaseUntil: null },
+    data: { status: "SENT", attempts, sentAt: deps.now(), lastErrorCategory: null, lastError: null, leaseUntil: null, ...parts },
   });
   return "sent";
 }
 
-/** MAIL_FROM with its display name cleaned (`Name <addr>` or a bare address). */
-function cleanFrom(from: string): string {
+/** MAIL_FROM's address under the vendor's display name (or MAIL_FROM's own name), cleaned for a header. */
+function senderFrom(from: string, vendorName: string | null): string {
   const m = /^(.*)<([^<>]+)>\s*$/s.exec(from);
-  if (!m) return headerText(from);
-  const name = headerText(m[1]!).replace(/"/g, "");
-  return name ? `"${name}" <${headerText(m[2]!)}>` : headerText(m[2]!);
+  const address = headerText(m ? m[2]! : from);
+  const name = headerText(vendorName || (m ? m[1]! : "")).replace(/["\\]/g, "");
+  return name ? `"${name}" <${address}>` : address;
 }

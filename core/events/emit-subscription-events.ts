@@ -6,6 +6,7 @@ import type { EventType } from "./event-types.ts";
 import { fanOutEvents } from "./record-event.ts";
 import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
+import { queueEventEmails } from "../emails/queue-event-emails.ts";
 import { subscriptionDetailInclude, subscriptionPayload } from "../payloads/subscription-payload.ts";
 
 export async function emitSubscriptionEvents(
@@ -17,7 +18,7 @@ export async function emitSubscriptionEvents(
 
 /**
  * The same events for many subscriptions at once (a settled batch): one read of the payloads, one
- * insert, one fan-out. Each subscription's types keep their order.
+ * insert, one fan-out, the batch's customer e-mails. Each subscription's types keep their order.
  */
 export async function emitSubscriptionEventsMany(tx: Tx, items: { tenantId: string; subscriptionId: string; types: EventType[]; at: Date }[]): Promise<void> {
   const wanted = items.filter((i) => i.types.length > 0);
@@ -35,4 +36,5 @@ export async function emitSubscriptionEventsMany(tx: Tx, items: { tenantId: stri
   });
   await tx.event.createMany({ data: rows });
   await fanOutEvents(tx, rows.map((r) => r.tenantId), rows.map((r) => r.id));
+  await queueEventEmails(tx, rows.map((r) => ({ id: r.id, tenantId: r.tenantId, type: r.type, data: r.data as Record<string, unknown>, at: r.createdAt })));
 }

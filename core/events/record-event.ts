@@ -1,6 +1,8 @@
 // The outbox: an event row written inside the caller's transaction, so it commits with the state
 // change that caused it and nothing is sent before commit. The same statement fans the event out to
 // one delivery row per subscribed endpoint; the insert trigger's NOTIFY wakes the dispatchers on commit.
+// The customer e-mail the event causes (a receipt, a declined payment...) is queued with it.
+import { queueEventEmails } from "../emails/queue-event-emails.ts";
 import { newId } from "../shared/ids.ts";
 import type { Tx } from "../shared/tx.ts";
 import { deliveryId, subscribedEndpoints } from "./delivery-fan-out.ts";
@@ -23,6 +25,7 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<string> {
       RETURNING id, tenant_id, type, created_at)
     INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at)
     SELECT ${deliveryId}, e.tenant_id, e.id, ep.id, 'PENDING', e.created_at FROM e ${subscribedEndpoints}`;
+  await queueEventEmails(tx, [{ id, tenantId: event.tenantId, type: event.type, data: event.data, at: event.at }]);
   return id;
 }
 

@@ -3,11 +3,11 @@
 // the period end, a Pix checkout whose QR expired unpaid. The status moves through the transition
 // table (a row already canceled, or moved meanwhile, is left alone), nothing is collected any more
 // (open invoices void, expired Pix attempts failed), a pending referral is reverted. The returned
-// announcement writes subscription.canceled (and the cancellation e-mail), so a caller can write its
-// own event first (payment.refunded) and every event still carries the state after the change.
+// announcement writes subscription.canceled (which queues the cancellation e-mail, carrying the stored
+// reason), so a caller can write its own event first (payment.refunded) and every event still carries
+// the state after the change.
 import type { Subscription } from "../../generated/prisma/client.ts";
 import { INVOICE, PAYMENT, SUBSCRIPTION } from "../../prisma/status-machines.ts";
-import { recordCancellationEmail } from "../emails/record-cancellation-email.ts";
 import type { Tx } from "../shared/tx.ts";
 import { failExpiredPix } from "../payments/fail-expired-pix.ts";
 import { revertReferral } from "../referrals/revert-referral.ts";
@@ -20,7 +20,7 @@ export type EndCause =
   | { kind: "now"; reason: string | null }
   /** cancel_at_period_end reached: the reason given when it was scheduled stays (the e-mail carries it). */
   | { kind: "period_end" }
-  /** A Pix checkout never paid: the subscription that never started ends without an e-mail. */
+  /** A Pix checkout never paid: the subscription that never started ends without an e-mail (its stored reason says so). */
   | { kind: "checkout_expired" };
 
 export type Announce = () => Promise<void>;
@@ -49,6 +49,5 @@ export async function endSubscription(tx: Tx, sub: Subscription, input: { cause:
   await failExpiredPix(tx, { tenantId, attempts: { subscriptionId: id }, expiredBy: cause.kind === "checkout_expired" ? null : now });
   return async () => {
     await emitSubscriptionEvents(tx, { tenantId, subscriptionId: id, types: ["subscription.canceled"], at: now });
-    if (cause.kind !== "checkout_expired") await recordCancellationEmail(tx, { tenantId, subscriptionId: id, reason, at: now });
   };
 }

@@ -63,14 +63,14 @@ const RemoveCouponResultRef = builder.objectRef<RemoveCouponResult>("RemoveCoupo
 
 type EmailRow = Awaited<ReturnType<typeof listEmailMessages>>[number];
 const EmailMessageRef = builder.objectRef<EmailRow>("EmailMessage").implement({
-  description: "An e-mail recorded in the outbox (rendered, not sent by this service).",
+  description: "An e-mail recorded in the outbox (see emails for its delivery status).",
   fields: (t) => ({
     id: t.exposeString("id", { description: "eml_ id." }),
     customerId: t.exposeString("customer_id", { nullable: true, description: "cus_ id of the addressee, when a customer." }),
     kind: t.exposeString("kind", { description: "What the e-mail is about, e.g. subscription_canceled." }),
     to: t.exposeString("to", { description: "Addressee." }),
     subject: t.exposeString("subject", { description: "Subject line (pt-BR)." }),
-    body: t.string({ description: "Plain-text body (pt-BR).", resolve: (row) => row.body ?? "" }),
+    body: t.exposeString("body", { description: "Plain-text body (pt-BR); rendered from the message's facts until it is sent." }),
     createdAt: t.exposeString("created_at", { description: "When it was recorded, on the tenant's clock (ISO 8601)." }),
   }),
 });
@@ -143,6 +143,11 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ required: false, description: "At most this many (1 to 500, default 100)." }),
     },
     resolve: (_r, args, ctx) =>
-      listEmailMessages(ctx.db.prisma, { tenantId: tenantIdFor(ctx, args.tenantId), customerId: args.customerId, limit: args.limit ?? 100 }),
+      listEmailMessages(ctx.db.prisma, {
+        tenantId: tenantIdFor(ctx, args.tenantId),
+        customerId: args.customerId,
+        limit: args.limit ?? 100,
+        publicUrl: ctx.runtime.config.publicUrl,
+      }),
   }),
 }));

@@ -1,5 +1,7 @@
 import { builder } from "../builder.ts";
+import { emailSettingsOf } from "../../core/tenants/update-tenant-email-settings.ts";
 import { TenantModeEnum } from "./enums.ts";
+import { TenantEmailSettingsRef } from "./tenant-email-settings.ts";
 
 builder.prismaObject("Tenant", {
   description: "A vendor using the service. Operator view.",
@@ -14,6 +16,7 @@ builder.prismaObject("Tenant", {
     readRateLimit: t.exposeInt("readRateLimit", { nullable: true, description: "Read requests per second per key; null = default 100." }),
     writeRateLimit: t.exposeInt("writeRateLimit", { nullable: true, description: "Write requests per second per key; null = default 20." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation instant." }),
+    emailSettings: t.field({ type: TenantEmailSettingsRef, description: "How the tenant's customer e-mails go out.", resolve: (tenant) => emailSettingsOf(tenant) }),
   }),
 });
 

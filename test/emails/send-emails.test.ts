@@ -1,4 +1,4 @@
-// The e-mail outbox against a real SMTP server on 127.0.0.1: a cancellation through /v1 records its
+// The e-mail outbox against a real SMTP server on 127.0.0.1: a cancellation through /v1 queues its
 // e-mail in the canceling transaction, the send-emails job delivers it once; outages and 4xx replies
 // are retried, a 5xx fails the message alone; the .eml default; no header injection.
 import fs from "node:fs";
@@ -13,7 +13,7 @@ import { sendEmails } from "../../jobs/send-emails.job.ts";
 import { subscribe } from "../helpers/billing.ts";
 import { op, post } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
-import { newTenant, type TestTenant } from "../helpers/tenant.ts";
+import { newTenant as newTestTenant, type TestTenant } from "../helpers/tenant.ts";
 
 interface Smtp {
   port: number;
@@ -66,6 +66,13 @@ async function startSmtp(port = 0): Promise<Smtp> {
   return state;
 }
 
+/** A tenant whose outbox holds only what these tests make (its checkouts' receipts are turned off). */
+async function newTenant(): Promise<TestTenant> {
+  const t = await newTestTenant();
+  await op(`mutation($t: ID!) { updateTenantEmailSettings(tenantId: $t, input: { customerEmailsOff: ["receipt"] }) { customerEmailsOff } }`, { t: t.tenantId });
+  return t;
+}
+
 const cancel = (t: TestTenant, id: string, reason?: string) => post(`/v1/subscriptions/${id}/cancel`, t.writeKey, reason ? { reason } : {});
 const prisma = async () => (await testService()).runtime.db.prisma;
 const rows = async (t: TestTenant) => (await prisma()).emailMessage.findMany({ where: { tenantId: t.tenantId }, orderBy: { createdAt: "asc" } });
@@ -94,7 +101,8 @@ describe("send-emails job over SMTP", () => {
     expect(smtp.received).toHaveLength(1);
     const mail = smtp.received[0]!;
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0]!.address : null).toBe(row!.to);
-    expect(mail.subject).toBe("Sua assinatura do plano Pro foi cancelada");
+    expect(mail.subject).toBe(row!.subject);
+    expect(mail.subject).toMatch(/^\[TESTE\] Sua assinatura do plano Pro foi cancelada/);
     expect(mail.messageId).toBe(`<${row!.id}@billing>`);
     expect(mail.from?.text).toContain("no-reply@localhost");
     expect(mail.text).toContain("Motivo informado: Achei caro demais");

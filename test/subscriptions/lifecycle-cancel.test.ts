@@ -33,9 +33,9 @@ describe("POST /v1/subscriptions/{id}/cancel (immediate)", () => {
     const mail = await emails(t);
     expect(mail).toHaveLength(1);
     expect(mail[0]).toMatchObject({ kind: "subscription_canceled", to: now.customer.email, customer_id: now.customer.id, created_at: "2027-03-10T10:00:00.000Z" });
-    expect(mail[0]!.subject).toBe("Sua assinatura do plano Pro foi cancelada");
-    expect(mail[0]!.body).toContain("Olá, Maria.");
-    expect(mail[0]!.body).toContain("foi cancelada em 10/03/2027");
+    expect(mail[0]!.subject).toMatch(/^\[TESTE\] Sua assinatura do plano Pro foi cancelada/);
+    expect(mail[0]!.body).toContain("Olá, Maria");
+    expect(mail[0]!.body).toContain("foi cancelada em 10 de março de 2027");
     expect(mail[0]!.body).toContain("Motivo informado: Achei caro demais");
   });
 
@@ -228,7 +228,7 @@ describe("POST /v1/subscriptions/{id}/cancel with at_period_end", () => {
     expect(mail).toHaveLength(1);
     expect(mail[0]).toMatchObject({ kind: "subscription_canceled", created_at: "2027-02-28T12:00:00.000Z" });
     expect(mail[0]!.body).toContain("Motivo informado: Vou pausar o projeto");
-    expect(mail[0]!.body).toContain("28/02/2027");
+    expect(mail[0]!.body).toContain("28 de fevereiro de 2027");
   });
 
   it("a Pix subscription scheduled to cancel gets no renewal QR and ends at the period end", async () => {

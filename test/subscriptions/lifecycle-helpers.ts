@@ -1,10 +1,11 @@
-// Shared bits of the lifecycle tests: the recorded e-mails (GraphQL) and a tenant in read-only mode.
+// Shared bits of the lifecycle tests: the recorded cancellation e-mails (GraphQL) and a tenant in read-only mode.
 import { op } from "../helpers/http.ts";
 import type { TestTenant } from "../helpers/tenant.ts";
 
 export async function emails(t: TestTenant): Promise<{ kind: string; to: string; subject: string; body: string; created_at: string; customer_id: string | null }[]> {
   const data = await op(`query($t: ID!) { emailMessages(tenantId: $t) { id customerId kind to subject body createdAt } }`, { t: t.tenantId });
-  return data.emailMessages.map((e: any) => ({ kind: e.kind, to: e.to, subject: e.subject, body: e.body, created_at: e.createdAt, customer_id: e.customerId }));
+  // The cancellation e-mails only: a paid checkout also queues its receipt.
+  return data.emailMessages.filter((e: any) => e.kind === "subscription_canceled").map((e: any) => ({ kind: e.kind, to: e.to, subject: e.subject, body: e.body, created_at: e.createdAt, customer_id: e.customerId }));
 }
 
 export async function setReadOnly(t: TestTenant, readOnly: boolean): Promise<void> {
