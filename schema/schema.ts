@@ -26,6 +26,7 @@ import "./types/entitlements.ts";
 import "./types/referral.ts";
 import "./types/renewal-campaign.ts";
 import "./mutations/tenants.ts";
+import "./mutations/tenants/update-tenant-contacts.ts";
 import "./mutations/webhooks.ts";
 import "./mutations/catalog.ts";
 import "./mutations/gateway-accounts.ts";
