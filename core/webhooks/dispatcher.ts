@@ -177,14 +177,14 @@ export class WebhookDispatcher {
 /** Stores outcomes and raises the alarms: error log and metric for every exhausted delivery, e-mail to the vendor's team. */
 export async function storeOutcomes(runtime: Runtime, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
-  const exhausted = outcomes.filter((o) => o.status === "EXHAUSTED").map((o) => ({ deliveryId: o.deliveryId, tenantId: o.tenantId }));
+  const exhausted = outcomes.filter((o) => o.status === "EXHAUSTED").map((o) => ({ deliveryId: o.deliveryId, tenantId: o.tenantId, scheduledAt: o.scheduledAt, startedAt: o.startedAt }));
   try {
     if (exhausted.length === 0) await recordAttempts(runtime.db.prisma, outcomes);
     else
       // The vendor's alarm e-mail commits with the exhausted state, or neither does.
       await runtime.db.prisma.$transaction(async (tx) => {
         await recordAttempts(tx, outcomes);
-        await queueEndpointAlarms(tx, { exhausted, wall: runtime.wallClock });
+        await queueEndpointAlarms(tx, exhausted);
       });
   } catch (err) {
     // The leases run out and the deliveries are attempted again: at-least-once, never lost.
