@@ -1,15 +1,16 @@
 // "Your Pix charge": queued with the BR Code wherever a Pix charge is issued (hosted checkout, the
-// renewal QR 3 days before the due date, /pay), with the amount, the expiry, the copy-and-paste code and
+// renewal QR 3 days before the due date, /pay, one-time orders), with the amount, the expiry, the copy-and-paste code and
 // a /pay link that shows that charge; one per charge; off when the tenant turned it off.
 import { afterAll, describe, expect, it } from "vitest";
 import { smtpMailer } from "../../core/emails/mailer.ts";
 import { formatMoney } from "../../core/shared/format-money.ts";
 import { sendEmails } from "../../jobs/send-emails.job.ts";
-import { advanceClock, payPix, subscribe } from "../helpers/billing.ts";
+import { advanceClock, checkout, payPix, subscribe } from "../helpers/billing.ts";
 import { get, op, post } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant, type TestTenant } from "../helpers/tenant.ts";
 import { payJson, tokenOf } from "../links/pay-helpers.ts";
+import { oneTimeOffer } from "../orders/order-helpers.ts";
 import { emailRows, startSmtpSink, toAddresses, type SmtpSink } from "./email-rows.ts";
 
 const sinks: SmtpSink[] = [];
@@ -109,6 +110,28 @@ describe("pix_charge_issued", { timeout: 120_000 }, () => {
     const page = await openPayUrl(params.payUrl);
     expect(page.status).toBe(200);
     expect(page.text).toContain(pending.body.pix.copy_paste);
+  });
+
+  it("a one-time order by Pix, then its QR reopened after it expired: one e-mail per charge, each linking to the order's QR", async () => {
+    const t = await newTenant();
+    await advanceClock(t, "2027-03-01T12:00:00.000Z");
+    const offerId = await oneTimeOffer(t, { unitPriceCents: 2000, grantDays: 7 });
+    const res = await checkout(offerId, { quantity: "2" }, { pix: true });
+    expect(res.status).toBe(201);
+    let rows = await emailRows(t.tenantId, "pix_charge_issued");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.params).toMatchObject({ amountCents: 4000, brCode: res.body.pix!.copy_paste, planName: "Pro", productName: "App" });
+    expect((await openPayUrl((rows[0]!.params as any).payUrl)).text).toContain(res.body.pix!.copy_paste);
+
+    await advanceClock(t, "2027-03-03T12:00:00.000Z");
+    const reopened = await get(`/v1/orders/${res.body.order_id}/payment-link`, t.readKey);
+    expect(reopened.status).toBe(200);
+    await get(`/v1/orders/${res.body.order_id}/payment-link`, t.readKey); // the same live QR: no third e-mail
+    rows = await emailRows(t.tenantId, "pix_charge_issued");
+    expect(rows).toHaveLength(2);
+    expect(rows[1]!.createdAt.toISOString()).toBe("2027-03-03T12:00:00.000Z");
+    expect(rows[1]!.params).toMatchObject({ amountCents: 4000, brCode: reopened.body.pix.copy_paste });
+    expect((await openPayUrl((rows[1]!.params as any).payUrl)).text).toContain(reopened.body.pix.copy_paste);
   });
 
   it("a tenant that sends its own Pix e-mails: nothing queued", async () => {
