@@ -88,6 +88,7 @@ describe("webhook_endpoint_failing", { timeout: 120_000 }, () => {
 
     // A later event, exhausted on a later day: a second e-mail (one per endpoint per day).
     expect((await post(`/v1/subscriptions/${sub.subscription_id}/cancel`, t.writeKey, {})).status).toBe(200);
+    await rcv.waitFor((rs) => rs.some((r) => r.body?.type === "subscription.canceled")); // its first attempt, at once
     await advanceClock(t, plusDays(T0, 7));
     expect((await deliveries(t, { status: "EXHAUSTED" })).length).toBeGreaterThanOrEqual(3);
     rows = await emailRows(t.tenantId, "webhook_endpoint_failing");
