@@ -131,7 +131,7 @@ async function nextDueInstant(runtime: Runtime, tenantId: string, clock: Date): 
 /** The next "trial ends in 3 days" instant after `clock`: the clock stops there so the e-mail goes out on time. */
 async function nextTrialReminderAfter(runtime: Runtime, tenantId: string, clock: Date): Promise<Date | null> {
   const trial = await runtime.db.prisma.subscription.findFirst({
-    where: { tenantId, status: "TRIALING", cancelAtPeriodEnd: false, trialEndsAt: { gt: new Date(clock.getTime() + TRIAL_REMINDER_LEAD_MS) } },
+    where: { tenantId, status: "TRIALING", cancelAtPeriodEnd: false, offer: { trialDays: { gt: 3 } }, trialEndsAt: { gt: new Date(clock.getTime() + TRIAL_REMINDER_LEAD_MS) } },
     orderBy: { trialEndsAt: "asc" },
     select: { trialEndsAt: true },
   });

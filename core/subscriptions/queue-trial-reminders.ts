@@ -35,11 +35,12 @@ export async function queueTrialReminders(runtime: Runtime, input: { tenantId?: 
   let after = "";
   for (;;) {
     // Trials in their last three days on their tenant's clock, that will be charged (no scheduled cancel).
+    // A trial of 3 days or less began inside that window: its checkout page already said when it ends.
     const due = await prisma.$queryRaw<{ id: string; tenant_id: string; trial_ends_at: Date; now: Date }[]>`
       SELECT s.id, s.tenant_id, s.trial_ends_at,
              (CASE WHEN t.mode = 'SANDBOX' AND t.clock_at IS NOT NULL THEN t.clock_at ELSE ${wallNow} END) AS now
-        FROM subscriptions s JOIN tenants t ON t.id = s.tenant_id
-       WHERE s.status = 'TRIALING' AND s.cancel_at_period_end = false AND s.trial_ends_at IS NOT NULL
+        FROM subscriptions s JOIN tenants t ON t.id = s.tenant_id JOIN offers o ON o.id = s.offer_id
+       WHERE s.status = 'TRIALING' AND o.trial_days > 3 AND s.cancel_at_period_end = false AND s.trial_ends_at IS NOT NULL
          AND t.suspended = false
          AND (${tenantId}::text IS NULL OR s.tenant_id = ${tenantId}::text)
          AND s.id > ${after}

@@ -60,17 +60,20 @@ describe("trial_ending", { timeout: 120_000 }, () => {
     expect(rows[0]!.params).toMatchObject({ amountCents: 5000, trialEndsAt: "2027-01-08T00:00:00.000Z" });
   });
 
-  it("a trial whose cancellation is scheduled gets no reminder; a Pix trial names Pix as the method", async () => {
+  it("no reminder for a trial whose cancellation is scheduled or that lasts 3 days or less; a Pix trial names Pix as the method", async () => {
     const t = await newTenant();
     const offerId = await makeOffer(t, { trialDays: 10 });
     await advanceClock(t, "2027-04-01T00:00:00.000Z");
     const canceled = await subscribe(offerId);
     expect((await post(`/v1/subscriptions/${canceled.subscription_id}/cancel`, t.writeKey, { at_period_end: true })).status).toBe(200);
+    const short = await subscribe(await makeOffer(t, { trialDays: 3 })); // began inside the 3-day window: no reminder
+    expect(short.status).toBe("trialing");
+    await advanceClock(t, "2027-04-01T01:00:00.000Z"); // a pass while it is inside its last 3 days
     const pix = await subscribe(offerId, {}, { pix: true });
     expect(pix.status).toBe("trialing");
     await advanceClock(t, "2027-04-09T00:00:00.000Z");
     const rows = await emailRows(t.tenantId, "trial_ending");
-    expect(rows.map((r) => r.sourceKey)).toEqual([`${pix.subscription_id}:2027-04-11T00:00:00.000Z`]);
+    expect(rows.map((r) => r.sourceKey)).toEqual([`${pix.subscription_id}:2027-04-11T01:00:00.000Z`]);
     expect(rows[0]!.params).toMatchObject({ method: { kind: "pix" } });
   });
 });
