@@ -59,13 +59,14 @@ export async function queueTrialReminders(runtime: Runtime, input: { tenantId?: 
 async function queueBatch(runtime: Runtime, due: { id: string; tenant_id: string; trial_ends_at: Date; now: Date }[]): Promise<TrialReminders> {
   const prisma = runtime.db.prisma;
   const keys = due.map((d) => trialReminderKey(d.id, new Date(d.trial_ends_at)));
+  const tenantIds = [...new Set(due.map((d) => d.tenant_id))];
   const done = new Set(
-    (await prisma.emailMessage.findMany({ where: { kind: "trial_ending", sourceKey: { in: keys } }, select: { tenantId: true, sourceKey: true } })).map((e) => `${e.tenantId}/${e.sourceKey}`),
+    (await prisma.emailMessage.findMany({ where: { tenantId: { in: tenantIds }, kind: "trial_ending", sourceKey: { in: keys } }, select: { tenantId: true, sourceKey: true } })).map((e) => `${e.tenantId}/${e.sourceKey}`),
   );
   const todo = due.filter((d) => !done.has(`${d.tenant_id}/${trialReminderKey(d.id, new Date(d.trial_ends_at))}`));
   if (todo.length === 0) return { due: 0, queued: 0 };
   const subs = await prisma.subscription.findMany({
-    where: { id: { in: todo.map((d) => d.id) } },
+    where: { id: { in: todo.map((d) => d.id) }, tenantId: { in: tenantIds } },
     include: {
       customer: { select: { email: true } },
       plan: { select: { name: true } },
