@@ -2,7 +2,10 @@
 // may run it at once without double work.
 import type { Runtime } from "../core/runtime.ts";
 import { runBillingPass } from "../core/billing/run-billing-pass.ts";
+import { queueTrialReminders } from "../core/subscriptions/queue-trial-reminders.ts";
 
-export function billingRun(runtime: Runtime) {
+export async function billingRun(runtime: Runtime) {
+  // Trial reminders are set-based and idempotent (one e-mail per trial end): any instance may queue them.
+  await queueTrialReminders(runtime, {});
   return runBillingPass(runtime, {});
 }

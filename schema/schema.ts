@@ -28,6 +28,7 @@ import "./types/renewal-campaign.ts";
 import "./types/email.ts";
 import "./mutations/tenants.ts";
 import "./mutations/tenants/update-tenant-email-settings.ts";
+import "./mutations/tenants/update-tenant-contacts.ts";
 import "./mutations/webhooks.ts";
 import "./mutations/catalog.ts";
 import "./mutations/gateway-accounts.ts";

@@ -7,6 +7,7 @@ import { accountRef } from "../gateways/registry.ts";
 import { createInvoiceAttempt } from "./create-invoice-attempt.ts";
 import { failExpiredPix } from "../payments/fail-expired-pix.ts";
 import { cents } from "../shared/money.ts";
+import { queuePixChargeEmail } from "../emails/queue-pix-charge-email.ts";
 
 export interface IssuedPix {
   paymentId: string;
@@ -33,9 +34,13 @@ export async function issuePixCharge(runtime: Runtime, input: { tenantId: string
     { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: invoice.subscriptionId, paymentId: payment.id, now },
     { amountCents: cents(invoice.amountCents), currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId, expiresAt: input.expiresAt },
   );
-  await prisma.payment.update({
-    where: { id: payment.id },
-    data: { gatewayChargeId: pix.chargeId, pixCopyPaste: pix.copyPaste, pixExpiresAt: pix.expiresAt },
+  // The code and the customer's e-mail of it commit together.
+  await prisma.$transaction(async (tx) => {
+    await tx.payment.update({
+      where: { id: payment.id },
+      data: { gatewayChargeId: pix.chargeId, pixCopyPaste: pix.copyPaste, pixExpiresAt: pix.expiresAt },
+    });
+    await queuePixChargeEmail(tx, { tenantId, paymentId: payment.id, publicUrl: runtime.config.publicUrl, at: now });
   });
   return { paymentId: payment.id, copyPaste: pix.copyPaste, expiresAt: pix.expiresAt };
 }

@@ -11,6 +11,7 @@ import { newId } from "../shared/ids.ts";
 import type { InvoiceAmount } from "../shared/invoice-amount.ts";
 import { refundSettledSurplus, settlePaymentsInTx, type SurplusRefund, type Verdict } from "../billing/settle-payment.ts";
 import { recordReferral } from "../referrals/record-referral.ts";
+import { queuePixChargeEmail } from "../emails/queue-pix-charge-email.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
 import { fieldError } from "./checkout-guards.ts";
 import { couponRefusal } from "./refusal-texts.ts";
@@ -78,6 +79,7 @@ export async function createCheckoutRecords(runtime: Runtime, r: CheckoutRecords
     if (r.coupon) await redeemCoupon(tx, r, customerId);
     if (r.firstInvoice) await createFirstInvoice(tx, r, customerId, paymentMethodId);
     const settled = r.payment?.method === "CARD" ? await settleFirstCharge(tx, r, r.payment.verdict, wallNow) : [];
+    if (r.payment?.method === "PIX" && r.firstInvoice) await queuePixChargeEmail(tx, { tenantId: r.tenantId, paymentId: r.ids.paymentId, publicUrl: runtime.config.publicUrl, at: r.now });
     await emitSubscriptionEvents(tx, { tenantId: r.tenantId, subscriptionId: r.ids.subscriptionId, types: r.events, at: r.now });
     // Referral (core/referrals): born pending with the subscription; an unusable ref is ignored.
     await recordReferral(tx, { tenantId: r.tenantId, code: r.input.ref, referredCustomerId: customerId, referredSubscriptionId: r.ids.subscriptionId, now: r.now });

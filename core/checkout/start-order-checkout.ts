@@ -17,6 +17,7 @@ import type { CheckoutInput, CheckoutResult } from "./checkout-input.ts";
 import { upsertCheckoutCustomer } from "./create-checkout-records.ts";
 import { couponRefusal } from "./refusal-texts.ts";
 import type { CheckoutOffer } from "./get-checkout-offer.ts";
+import { queuePixChargeEmail } from "../emails/queue-pix-charge-email.ts";
 import { cents } from "../shared/money.ts";
 
 const NO_TARGET = "nenhuma assinatura ativa deste plano para renovar com este e-mail";
@@ -159,7 +160,10 @@ async function writeOrder(r: OrderRecords): Promise<void> {
         pixExpiresAt: r.pix?.expiresAt ?? null,
       },
     });
-    if (!r.card) return [];
+    if (!r.card) {
+      await queuePixChargeEmail(tx, { tenantId: offer.tenantId, paymentId: ids.paymentId, publicUrl: r.runtime.config.publicUrl, at: now });
+      return [];
+    }
     // Paid: the order and what it delivers (apply-order-paid.ts); anything else records no sale (the caller gives the charge back).
     const { results, refunds } = await settlePaymentsInTx(tx, [{ tenantId: offer.tenantId, paymentId: ids.paymentId, verdict: r.card.verdict, now }], wallNow);
     if (results[0] !== "paid") throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");

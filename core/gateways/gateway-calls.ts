@@ -48,6 +48,7 @@ function logBase(ctx: GatewayCallContext, code: string) {
     paymentId: ctx.paymentId,
     orderId: ctx.orderId,
     at: ctx.now,
+    gatewayAccountId: ctx.account.id,
   };
 }
 

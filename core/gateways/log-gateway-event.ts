@@ -2,6 +2,7 @@
 // log survives a rollback of the business transaction. Only codes, ids and amounts: no personal data.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { newId } from "../shared/ids.ts";
+import { queueCredentialsAlarms, refusesCredentials } from "./queue-credentials-alarms.ts";
 
 export type GatewayOutcome = "approved" | "declined" | "error" | "pending" | "refunded" | "unknown";
 
@@ -20,15 +21,33 @@ export interface GatewayEventInput {
   httpStatus?: number;
   amountCents?: number;
   at: Date;
+  /** The account called (not stored on the row): names it in the alarm when the provider refuses its credentials. */
+  gatewayAccountId?: string;
 }
 
 export async function logGatewayEvent(prisma: PrismaClient, e: GatewayEventInput): Promise<void> {
-  await prisma.gatewayEvent.create({ data: gatewayEventData(e) });
+  if (!refusesCredentials(e)) {
+    await prisma.gatewayEvent.create({ data: gatewayEventData(e) });
+    return;
+  }
+  // Refused credentials: the vendor's alarm commits with the row that records the refusal.
+  await prisma.$transaction(async (tx) => {
+    await tx.gatewayEvent.create({ data: gatewayEventData(e) });
+    await queueCredentialsAlarms(tx, [e]);
+  });
 }
 
 /** Rows collected during a batch, written in one statement. */
 export async function logGatewayEvents(prisma: PrismaClient, events: GatewayEventInput[]): Promise<void> {
-  if (events.length) await prisma.gatewayEvent.createMany({ data: events.map(gatewayEventData) });
+  if (events.length === 0) return;
+  if (!events.some(refusesCredentials)) {
+    await prisma.gatewayEvent.createMany({ data: events.map(gatewayEventData) });
+    return;
+  }
+  await prisma.$transaction(async (tx) => {
+    await tx.gatewayEvent.createMany({ data: events.map(gatewayEventData) });
+    await queueCredentialsAlarms(tx, events);
+  });
 }
 
 function gatewayEventData(e: GatewayEventInput) {

@@ -11,6 +11,7 @@ import { AppError, notFound } from "../shared/errors.ts";
 import { isId, newId } from "../shared/ids.ts";
 import { failExpiredPix } from "../payments/fail-expired-pix.ts";
 import { cents } from "../shared/money.ts";
+import { queuePixChargeEmail } from "../emails/queue-pix-charge-email.ts";
 
 /** A reopened order QR is payable for one day, like the checkout's. */
 const REOPENED_PIX_TTL_MS = 86_400_000;
@@ -85,6 +86,7 @@ async function reopenPix(runtime: Runtime, order: Order, expired: Payment, now: 
       ],
       skipDuplicates: true,
     });
+    await queuePixChargeEmail(tx, { tenantId: order.tenantId, paymentId, publicUrl: runtime.config.publicUrl, at: now });
   });
   return prisma.payment.findFirstOrThrow({ where: { tenantId: order.tenantId, idempotencyKey } });
 }

@@ -12,6 +12,7 @@ import { newId } from "../shared/ids.ts";
 import { cardRefusal, gatewayContext, tokenizeOnPage, withSubscriptionLease, type PageCard } from "./page-card.ts";
 import type { ResolvedPayLink } from "./resolve-pay-link.ts";
 import { cents } from "../shared/money.ts";
+import { queuePixChargeEmail } from "../emails/queue-pix-charge-email.ts";
 
 /** Renewal-order QRs are payable while the link lives, at most one day. */
 const ORDER_PIX_TTL_MS = 86_400_000;
@@ -103,7 +104,10 @@ export async function payRenewalLink(
     ]);
     if (!token) {
       const pix = await createPixCharge(gw, { amountCents: cents(amountCents), currency, idempotencyKey, reference: orderId, expiresAt: pixExpiry(now, link.expiresAt) });
-      await prisma.payment.update({ where: { id: paymentId }, data: { gatewayChargeId: pix.chargeId, pixCopyPaste: pix.copyPaste, pixExpiresAt: pix.expiresAt } });
+      await prisma.$transaction(async (tx) => {
+        await tx.payment.update({ where: { id: paymentId }, data: { gatewayChargeId: pix.chargeId, pixCopyPaste: pix.copyPaste, pixExpiresAt: pix.expiresAt } });
+        await queuePixChargeEmail(tx, { tenantId: link.tenantId, paymentId, publicUrl: runtime.config.publicUrl, at: now });
+      });
       return { status: "pending", pix: { paymentId, copyPaste: pix.copyPaste, expiresAt: pix.expiresAt } };
     }
     const result = await chargeCard(gw, { token: token.token, amountCents: cents(amountCents), currency, idempotencyKey, reference: orderId });

@@ -1,5 +1,5 @@
 // Sandbox: move a tenant's clock forward to `to`, stopping at every instant where a duty falls due
-// (renewals, Pix QRs, trial ends, retries, suspensions, scheduled cancellations, chargebacks, webhook
+// (renewals, Pix QRs, trial ends and their reminders 3 days before, retries, suspensions, scheduled cancellations, chargebacks, webhook
 // retries) and running it there, in time order; refunds left pending are finished at each stop.
 // Refused for LIVE tenants.
 import type { Runtime } from "../runtime.ts";
@@ -9,6 +9,7 @@ import { attemptsMade, deliverDueNow, nextDeliveryDueAfter } from "../webhooks/d
 import { reconcilePendingRefunds } from "../refunds/reconcile-refunds.ts";
 import { runDueSandboxChargebacks } from "./simulate-chargeback.ts";
 import { voidOrphanCheckoutCharges } from "../checkout/void-orphan-charges.ts";
+import { queueTrialReminders, type TrialReminders, TRIAL_REMINDER_LEAD_MS, trialReminderAt } from "../subscriptions/queue-trial-reminders.ts";
 
 export interface AdvanceClockSummary extends BillingPassSummary {
   from: Date;
@@ -22,6 +23,8 @@ export interface AdvanceClockSummary extends BillingPassSummary {
   refunds_settled: number;
   /** Due subscriptions another worker was running (the background billing run, another instance) that were waited for. */
   held: number;
+  /** "Trial ends in 3 days" e-mails queued on the way. */
+  trial_reminders: number;
 }
 
 const MAX_STEPS = 10_000;
@@ -37,7 +40,7 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
   if (Number.isNaN(input.to.getTime()) || input.to.getTime() < from.getTime()) {
     throw new AppError("invalid_argument", { error: `to must not be before the tenant's clock (${from.toISOString()})` });
   }
-  const summary: AdvanceClockSummary = { ...emptySummary(), from, to: input.to, steps: 0, chargebacks: 0, webhook_attempts: 0, refunds_settled: 0, held: 0 };
+  const summary: AdvanceClockSummary = { ...emptySummary(), from, to: input.to, steps: 0, chargebacks: 0, webhook_attempts: 0, refunds_settled: 0, held: 0, trial_reminders: 0 };
   let clock = from;
   const waitUntil = runtime.wallClock.now().getTime() + WAIT_FOR_HELD_MS;
   const attemptsBefore = await attemptsMade(runtime, input.tenantId);
@@ -48,10 +51,11 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
       clock = stepAt;
       await setClock(runtime, input.tenantId, clock);
       const before = progress(summary);
-      await runDuties(runtime, input.tenantId, clock, summary, waitUntil);
+      const reminders = await runDuties(runtime, input.tenantId, clock, summary, waitUntil);
       summary.webhook_attempts = (await attemptsMade(runtime, input.tenantId)) - attemptsBefore;
       summary.steps++;
-      if (progress(summary) === before) break; // nothing could run (paused tenant, unheard gateway): stop, do not spin
+      // A reminder stop counts even when its e-mail is off: later stops are strictly after it, so no spin.
+      if (progress(summary) === before && reminders.due === 0) break; // nothing could run (paused tenant, unheard gateway): stop, do not spin
       continue;
     }
     break;
@@ -62,14 +66,17 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
   return summary;
 }
 
-async function runDuties(runtime: Runtime, tenantId: string, now: Date, summary: AdvanceClockSummary, waitUntil: number): Promise<void> {
+async function runDuties(runtime: Runtime, tenantId: string, now: Date, summary: AdvanceClockSummary, waitUntil: number): Promise<TrialReminders> {
   // Refunds first: one that revokes access ends the subscription before a renewal could charge it.
   const refunds = await reconcilePendingRefunds(runtime, { tenantId, ignoreLease: true });
   summary.refunds_settled += (refunds.succeeded ?? 0) + (refunds.failed ?? 0);
   await voidOrphanCheckoutCharges(runtime, { tenantId });
   await billDueNow(runtime, tenantId, summary, waitUntil);
+  const reminders = await queueTrialReminders(runtime, { tenantId });
+  summary.trial_reminders += reminders.queued;
   summary.chargebacks += await runDueSandboxChargebacks(runtime, { tenantId, now });
   await deliverDueNow(runtime, tenantId);
+  return reminders;
 }
 
 /**
@@ -96,7 +103,7 @@ async function billDueNow(runtime: Runtime, tenantId: string, summary: AdvanceCl
 }
 
 function progress(s: AdvanceClockSummary): number {
-  return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown + s.closed + s.surplus + s.webhook_attempts + s.refunds_settled + s.held;
+  return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown + s.closed + s.surplus + s.webhook_attempts + s.refunds_settled + s.held + s.trial_reminders;
 }
 
 /** The earliest instant anything of this tenant falls due. */
@@ -114,10 +121,21 @@ async function nextDueInstant(runtime: Runtime, tenantId: string, clock: Date): 
     tenant.renewalsPaused ? null : (sub?.nextBillingAt ?? null),
     await runtime.gateways.sandbox.nextChargebackAt(tenantId),
     await nextDeliveryDueAfter(runtime, tenantId, clock),
+    await nextTrialReminderAfter(runtime, tenantId, clock),
   ].filter(
     (d): d is Date => d !== null,
   );
   return candidates.length ? new Date(Math.min(...candidates.map((d) => d.getTime()))) : null;
+}
+
+/** The next "trial ends in 3 days" instant after `clock`: the clock stops there so the e-mail goes out on time. */
+async function nextTrialReminderAfter(runtime: Runtime, tenantId: string, clock: Date): Promise<Date | null> {
+  const trial = await runtime.db.prisma.subscription.findFirst({
+    where: { tenantId, status: "TRIALING", cancelAtPeriodEnd: false, offer: { trialDays: { gt: 3 } }, trialEndsAt: { gt: new Date(clock.getTime() + TRIAL_REMINDER_LEAD_MS) } },
+    orderBy: { trialEndsAt: "asc" },
+    select: { trialEndsAt: true },
+  });
+  return trial?.trialEndsAt ? trialReminderAt(trial.trialEndsAt) : null;
 }
 
 async function setClock(runtime: Runtime, tenantId: string, at: Date): Promise<void> {

@@ -13,6 +13,7 @@ import { attemptDelivery, WEBHOOK_TIMEOUT_MS } from "./attempt-delivery.ts";
 import { claimDueDeliveries, type ClaimedDelivery } from "./claim-deliveries.ts";
 import { webhookAttempts, webhookExhausted, webhookFirstAttemptLag } from "./metrics.ts";
 import { recordAttempts, type AttemptOutcome } from "./record-attempts.ts";
+import { queueEndpointAlarms } from "./queue-endpoint-alarms.ts";
 
 export const WEBHOOKS_CHANNEL = "billing_webhooks_due";
 
@@ -173,11 +174,18 @@ export class WebhookDispatcher {
   }
 }
 
-/** Stores outcomes and raises the alarms: error log and metric for every exhausted delivery. */
+/** Stores outcomes and raises the alarms: error log and metric for every exhausted delivery, e-mail to the vendor's team. */
 export async function storeOutcomes(runtime: Runtime, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
+  const exhausted = outcomes.filter((o) => o.status === "EXHAUSTED").map((o) => ({ deliveryId: o.deliveryId, tenantId: o.tenantId, scheduledAt: o.scheduledAt, startedAt: o.startedAt }));
   try {
-    await recordAttempts(runtime.db.prisma, outcomes);
+    if (exhausted.length === 0) await recordAttempts(runtime.db.prisma, outcomes);
+    else
+      // The vendor's alarm e-mail commits with the exhausted state, or neither does.
+      await runtime.db.prisma.$transaction(async (tx) => {
+        await recordAttempts(tx, outcomes);
+        await queueEndpointAlarms(tx, exhausted);
+      });
   } catch (err) {
     // The leases run out and the deliveries are attempted again: at-least-once, never lost.
     runtime.logger.error({ err, count: outcomes.length }, "webhook outcomes not stored");

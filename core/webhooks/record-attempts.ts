@@ -4,6 +4,7 @@
 // meanwhile (a redelivery, a late duplicate) keeps its state; its attempt is still logged.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { newId } from "../shared/ids.ts";
+import type { Tx } from "../shared/tx.ts";
 import type { DeliveryError } from "./delivery-error.ts";
 
 export interface AttemptOutcome {
@@ -26,7 +27,7 @@ export interface AttemptOutcome {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export async function recordAttempts(prisma: PrismaClient, outcomes: AttemptOutcome[]): Promise<void> {
+export async function recordAttempts(prisma: PrismaClient | Tx, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   const col = <T>(f: (o: AttemptOutcome) => T) => outcomes.map(f);
   // A data-modifying CTE runs exactly once whether or not the UPDATE reads it.

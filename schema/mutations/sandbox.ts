@@ -26,6 +26,7 @@ const AdvanceClockSummaryRef = builder.objectRef<AdvanceClockSummary>("AdvanceCl
     webhookAttempts: t.exposeInt("webhook_attempts", { description: "Webhook delivery attempts that fell due on the way (first attempts and retries), whichever dispatcher made them: those a background dispatcher was making are waited for and counted too." }),
     held: t.exposeInt("held", { description: "Due subscriptions another worker was running (the background billing run, another instance) when the call reached them: waited for (up to 15 s in all) until it let go, and whatever it left due run after." }),
     errors: t.exposeInt("errors", { description: "Duties that failed and will be retried." }),
+    trialReminders: t.exposeInt("trial_reminders", { description: "\"Trial ends in 3 days\" e-mails queued on the way (the clock stops 3 days before each trial end)." }),
   }),
 });
 
