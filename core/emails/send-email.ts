@@ -3,6 +3,7 @@
 // our lease still holds the row, so a slow send whose lease was taken over cannot overwrite the other.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import type { Logger } from "pino";
+import type { FaultPoint } from "../shared/crash-faults.ts";
 import type { ClaimedEmail } from "./claim-emails.ts";
 import { classifyEmailError, emailBackoffMs, headerText, isCleanAddress, MAX_EMAIL_ATTEMPTS, messageIdFor, type EmailErrorCategory } from "./email.rules.ts";
 import type { Mailer } from "./mailer.ts";
@@ -10,7 +11,7 @@ import type { Mailer } from "./mailer.ts";
 export type SendOutcome = "sent" | "retry" | "failed";
 
 export async function sendEmail(
-  deps: { prisma: PrismaClient; mailer: Mailer; logger: Logger; from: string; now: () => Date },
+  deps: { prisma: PrismaClient; mailer: Mailer; logger: Logger; from: string; now: () => Date; faults?: (point: FaultPoint) => void },
   email: ClaimedEmail,
 ): Promise<SendOutcome> {
   const attempts = email.attempts + 1;
@@ -25,6 +26,7 @@ export async function sendEmail(
   };
   if (!isCleanAddress(email.to)) return fail("permanent_rejection", "recipient address refused (empty, malformed or carrying control characters)");
 
+  deps.faults?.("before-email-send");
   try {
     await deps.mailer.send({
       id: email.id,
@@ -52,10 +54,13 @@ export async function sendEmail(
     deps.logger.info({ email: email.id, category, attempts }, "e-mail will be retried");
     return "retry";
   }
+  // A crash from here to the SENT write repeats the message (same Message-ID) once the lease runs out.
+  deps.faults?.("after-email-accepted");
   await deps.prisma.emailMessage.updateMany({
     where: { id: email.id, status: "PENDING" },
     data: { status: "SENT", attempts, sentAt: deps.now(), lastErrorCategory: null, lastError: null, leaseUntil: null },
   });
+  deps.faults?.("after-email-sent");
   return "sent";
 }
 
