@@ -1,0 +1,57 @@
+// A real SMTP server on 127.0.0.1 (smtp-server) that records every message it accepts, parsed with
+// mailparser: what the e-mail drills and multi-instance tests count, by Message-ID and recipient.
+import type { AddressInfo } from "node:net";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface Receipt {
+  /** Order of acceptance, from 0. */
+  seq: number;
+  messageId: string;
+  /** The first recipient's address. */
+  to: string;
+  subject: string;
+  /** Whatever the test's `tag()` said at acceptance (e.g. which process generation was running). */
+  tag: number;
+}
+
+export class SmtpReceiver {
+  readonly receipts: Receipt[] = [];
+  /** Tags each receipt at the moment the server accepts it (before it answers 250). */
+  tag: () => number = () => 0;
+  private constructor(private readonly server: SMTPServer, readonly port: number) {}
+
+  static async start(): Promise<SmtpReceiver> {
+    let self: SmtpReceiver | null = null;
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onData(stream, _session, cb) {
+        simpleParser(stream).then((m) => {
+          const to = m.to && !Array.isArray(m.to) ? (m.to.value[0]?.address ?? "") : "";
+          self!.receipts.push({ seq: self!.receipts.length, messageId: m.messageId ?? "", to, subject: m.subject ?? "", tag: self!.tag() });
+          cb();
+        }, cb);
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    self = new SmtpReceiver(server, (server.server.address() as AddressInfo).port);
+    return self;
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  /** Receipts per Message-ID. */
+  byMessageId(): Map<string, Receipt[]> {
+    const out = new Map<string, Receipt[]>();
+    for (const r of this.receipts) out.set(r.messageId, [...(out.get(r.messageId) ?? []), r]);
+    return out;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
