@@ -19,6 +19,8 @@ export class SmtpReceiver {
   readonly receipts: Receipt[] = [];
   /** Tags each receipt at the moment the server accepts it (before it answers 250). */
   tag: () => number = () => 0;
+  /** A pause before each 250 reply: a slow server, so that concurrent senders overlap. */
+  acceptDelayMs = 0;
   private constructor(private readonly server: SMTPServer, readonly port: number) {}
 
   static async start(): Promise<SmtpReceiver> {
@@ -31,7 +33,8 @@ export class SmtpReceiver {
         simpleParser(stream).then((m) => {
           const to = m.to && !Array.isArray(m.to) ? (m.to.value[0]?.address ?? "") : "";
           self!.receipts.push({ seq: self!.receipts.length, messageId: m.messageId ?? "", to, subject: m.subject ?? "", tag: self!.tag() });
-          cb();
+          if (self!.acceptDelayMs > 0) setTimeout(() => cb(), self!.acceptDelayMs);
+          else cb();
         }, cb);
       },
     });
