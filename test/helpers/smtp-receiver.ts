@@ -5,13 +5,13 @@ import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 export interface Receipt {
-  /** Order of acceptance, from 0. */
+  /** Order in which the messages' DATA began, from 0. */
   seq: number;
   messageId: string;
   /** The first recipient's address. */
   to: string;
   subject: string;
-  /** Whatever the test's `tag()` said at acceptance (e.g. which process generation was running). */
+  /** Whatever the test's `tag()` said when DATA began (e.g. which process generation was sending). */
   tag: number;
 }
 
@@ -21,6 +21,7 @@ export class SmtpReceiver {
   tag: () => number = () => 0;
   /** A pause before each 250 reply: a slow server, so that concurrent senders overlap. */
   acceptDelayMs = 0;
+  private started = 0;
   private constructor(private readonly server: SMTPServer, readonly port: number) {}
 
   static async start(): Promise<SmtpReceiver> {
@@ -30,9 +31,12 @@ export class SmtpReceiver {
       disabledCommands: ["STARTTLS"],
       logger: false,
       onData(stream, _session, cb) {
+        // Order and tag when DATA starts (the sender is surely alive then), not when parsing ends.
+        const seq = self!.started++;
+        const tag = self!.tag();
         simpleParser(stream).then((m) => {
           const to = m.to && !Array.isArray(m.to) ? (m.to.value[0]?.address ?? "") : "";
-          self!.receipts.push({ seq: self!.receipts.length, messageId: m.messageId ?? "", to, subject: m.subject ?? "", tag: self!.tag() });
+          self!.receipts.push({ seq, messageId: m.messageId ?? "", to, subject: m.subject ?? "", tag });
           if (self!.acceptDelayMs > 0) setTimeout(() => cb(), self!.acceptDelayMs);
           else cb();
         }, cb);
