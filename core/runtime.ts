@@ -28,7 +28,7 @@ export interface Runtime {
   /** Wall clock (LIVE tenants, transport times). Sandbox tenants derive their own from it. */
   wallClock: Clock;
   gateways: Gateways;
-  /** Lease durations (env: BILLING_LEASE_MS, REFUND_LEASE_MS, WEBHOOK_LEASE_MS, PAYMENT_IN_FLIGHT_MS, JOB_LEASE_MS). */
+  /** Lease durations (env: BILLING_LEASE_MS, REFUND_LEASE_MS, WEBHOOK_LEASE_MS, EMAIL_LEASE_MS, PAYMENT_IN_FLIGHT_MS, JOB_LEASE_MS). */
   leases: Leases;
   /** Fault injection for crash tests: called at named points; throwing there simulates a crash. Unset in production. */
   faults?: (point: FaultPoint) => void;

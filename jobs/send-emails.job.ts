@@ -5,9 +5,10 @@ import type { Runtime } from "../core/runtime.ts";
 import { claimDueEmails } from "../core/emails/claim-emails.ts";
 import { mailerFromEnv, mailFrom, type Mailer } from "../core/emails/mailer.ts";
 import { sendEmail, type SendOutcome } from "../core/emails/send-email.ts";
+import { DEFAULT_LEASES } from "../core/shared/leases.ts";
 
-/** Longer than the transport's timeouts (10 s to connect, 20 s per socket read) plus the outcome write. */
-export const EMAIL_LEASE_MS = 2 * 60_000;
+/** The default lease (EMAIL_LEASE_MS, runtime.leases.emailMs): longer than the transport's timeouts plus the outcome write. */
+export const EMAIL_LEASE_MS = DEFAULT_LEASES.emailMs;
 const BATCH = 20;
 
 let processMailer: Mailer | undefined;
@@ -24,10 +25,10 @@ export async function sendEmails(
 ): Promise<Record<SendOutcome, number>> {
   const mailer = opts.mailer ?? defaultMailer(runtime);
   const now = opts.now ?? (() => runtime.wallClock.now());
-  const deps = { prisma: runtime.db.prisma, mailer, logger: runtime.logger, from: opts.from ?? mailFrom(), now, publicUrl: runtime.config.publicUrl };
+  const deps = { prisma: runtime.db.prisma, mailer, logger: runtime.logger, from: opts.from ?? mailFrom(), now, publicUrl: runtime.config.publicUrl, faults: runtime.faults };
   const counts: Record<SendOutcome, number> = { sent: 0, retry: 0, failed: 0 };
   for (let batch = 0; batch < (opts.maxBatches ?? 10); batch++) {
-    const claimed = await claimDueEmails(runtime.db.prisma, { limit: BATCH, now: now(), leaseMs: EMAIL_LEASE_MS, tenantId: opts.tenantId });
+    const claimed = await claimDueEmails(runtime.db.prisma, { limit: BATCH, now: now(), leaseMs: runtime.leases?.emailMs ?? EMAIL_LEASE_MS, tenantId: opts.tenantId });
     // One at a time: an SMTP server limits connections, and a retry is already scheduled per message.
     for (const email of claimed) counts[await sendEmail(deps, email)]++;
     if (claimed.length < BATCH) break;

@@ -4,7 +4,7 @@
 // helper (core/shared/transition.ts) guards every status write with the same table.
 // A status absent from its own list cannot be rewritten onto itself. An insert is a birth, not a
 // transition: a row may be born in any status.
-import type { InvoiceStatus, LinkStatus, OrderStatus, PaymentStatus, ReferralStatus, RefundStatus, SubscriptionStatus } from "../generated/prisma/client.ts";
+import type { EmailStatus, InvoiceStatus, LinkStatus, OrderStatus, PaymentStatus, ReferralStatus, RefundStatus, SubscriptionStatus } from "../generated/prisma/client.ts";
 
 /** One status column's machine: its model, SQL table and enum type, and from -> the statuses it may become. */
 export interface StatusTable<Model extends string = string, S extends string = string> {
@@ -102,8 +102,20 @@ export const REFERRAL: StatusTable<"referral", ReferralStatus> = {
   },
 };
 
+// An outbox e-mail is sent once or given up on once. A retry leaves it PENDING (attempts and the next
+// try change, not the status), so PENDING -> PENDING is no move. SENT is final: the receiver has it.
+// FAILED is final too for now: nothing resends an e-mail yet. A manual resend (the panel's, later) is
+// FAILED -> PENDING on the same row, so the repeat keeps its Message-ID; it is added here, with a new
+// generated trigger migration, together with the use case that writes it.
+export const EMAIL: StatusTable<"emailMessage", EmailStatus> = {
+  model: "emailMessage",
+  table: "email_messages",
+  enumType: "EmailStatus",
+  transitions: { PENDING: ["SENT", "FAILED"], SENT: [], FAILED: [] },
+};
+
 /** Every status machine, in one list: the trigger generator and the pair tests walk it. */
-export const STATUS_MACHINES: readonly StatusTable[] = [SUBSCRIPTION, INVOICE, PAYMENT, ORDER, REFUND, LINK, REFERRAL];
+export const STATUS_MACHINES: readonly StatusTable[] = [SUBSCRIPTION, INVOICE, PAYMENT, ORDER, REFUND, LINK, REFERRAL, EMAIL];
 
 /** Every (from, to) pair the table allows, in table order (the trigger generator's input). */
 export function allowedPairs<S extends string>(machine: StatusTable<string, S>): [S, S][] {

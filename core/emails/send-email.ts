@@ -4,6 +4,7 @@
 // The message is rendered here from the params queued with it; the parts are kept on the row.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import type { Logger } from "pino";
+import type { FaultPoint } from "../shared/crash-faults.ts";
 import type { ClaimedEmail } from "./claim-emails.ts";
 import { classifyEmailError, emailBackoffMs, headerText, isCleanAddress, MAX_EMAIL_ATTEMPTS, messageIdFor, type EmailErrorCategory } from "./email.rules.ts";
 import type { Mailer } from "./mailer.ts";
@@ -12,7 +13,7 @@ import { renderOutboxEmail } from "./render-outbox-email.ts";
 export type SendOutcome = "sent" | "retry" | "failed";
 
 export async function sendEmail(
-  deps: { prisma: PrismaClient; mailer: Mailer; logger: Logger; from: string; now: () => Date; publicUrl: string },
+  deps: { prisma: PrismaClient; mailer: Mailer; logger: Logger; from: string; now: () => Date; publicUrl: string; faults?: (point: FaultPoint) => void },
   email: ClaimedEmail,
 ): Promise<SendOutcome> {
   const attempts = email.attempts + 1;
@@ -46,6 +47,7 @@ export async function sendEmail(
   const html = rendered?.html ?? email.html;
   if (email.body === null && rendered) parts = { body: rendered.text, html: rendered.html };
 
+  deps.faults?.("before-email-send");
   try {
     await deps.mailer.send({
       id: email.id,
@@ -76,10 +78,13 @@ export async function sendEmail(
     deps.logger.info({ email: email.id, category, attempts }, "e-mail will be retried");
     return "retry";
   }
+  // A crash from here to the SENT write repeats the message (same Message-ID) once the lease runs out.
+  deps.faults?.("after-email-accepted");
   await deps.prisma.emailMessage.updateMany({
     where: { id: email.id, status: "PENDING" },
     data: { status: "SENT", attempts, sentAt: deps.now(), lastErrorCategory: null, lastError: null, leaseUntil: null, ...parts },
   });
+  deps.faults?.("after-email-sent");
   return "sent";
 }
 

@@ -12,9 +12,19 @@ import fs from "node:fs";
  * - after-gateway-charge / after-gateway-refund: the gateway acted, nothing of ours is committed yet;
  * - after-commit: a use case committed its verdict, the caller has not heard (no response yet);
  * - billing-mid-batch: between two subscriptions of a billing pass;
- * - after-webhook-post: the receiver answered, the outcome is not recorded yet.
+ * - after-webhook-post: the receiver answered, the outcome is not recorded yet;
+ * - before-email-send / after-email-accepted / after-email-sent: an outbox e-mail claimed and not yet
+ *   handed to SMTP; accepted by the SMTP server, SENT not written yet; SENT committed.
  */
-export type FaultPoint = "after-gateway-charge" | "after-gateway-refund" | "after-commit" | "billing-mid-batch" | "after-webhook-post";
+export type FaultPoint =
+  | "after-gateway-charge"
+  | "after-gateway-refund"
+  | "after-commit"
+  | "billing-mid-batch"
+  | "after-webhook-post"
+  | "before-email-send"
+  | "after-email-accepted"
+  | "after-email-sent";
 
 export function crashFaultsFromEnv(env: NodeJS.ProcessEnv = process.env): ((point: FaultPoint) => void) | undefined {
   const fixed = env.CRASH_AT;

@@ -9,6 +9,12 @@ export interface Leases {
   refundMs: number;
   /** A webhook delivery claimed by a dispatcher (webhook_deliveries.lease_until). */
   webhookMs: number;
+  /**
+   * An outbox e-mail claimed by a sender (email_messages.lease_until). Longer than one SMTP exchange
+   * can take (10 s to connect, 20 s per read): a shorter lease lets another sender repeat a slow
+   * message (same Message-ID, so the receiver can drop it, but still a repeat).
+   */
+  emailMs: number;
   /** A card attempt still PROCESSING after this long is settled by the reconcile sweep from the gateway's record. */
   paymentInFlightMs: number;
   /** An exclusive scheduled job's lease in job_leases (a crashed holder's job runs elsewhere after it). */
@@ -19,6 +25,7 @@ export const DEFAULT_LEASES: Leases = {
   billingMs: 5 * 60_000,
   refundMs: 60_000,
   webhookMs: 30_000,
+  emailMs: 2 * 60_000,
   paymentInFlightMs: 60_000,
   jobMs: null,
 };
@@ -35,6 +42,7 @@ export function leasesFromEnv(env: NodeJS.ProcessEnv = process.env): Leases {
     billingMs: ms(env.BILLING_LEASE_MS, DEFAULT_LEASES.billingMs),
     refundMs: ms(env.REFUND_LEASE_MS, DEFAULT_LEASES.refundMs),
     webhookMs: ms(env.WEBHOOK_LEASE_MS, DEFAULT_LEASES.webhookMs),
+    emailMs: ms(env.EMAIL_LEASE_MS, DEFAULT_LEASES.emailMs),
     paymentInFlightMs: ms(env.PAYMENT_IN_FLIGHT_MS, DEFAULT_LEASES.paymentInFlightMs),
     jobMs: env.JOB_LEASE_MS ? ms(env.JOB_LEASE_MS, 0) : null,
   };

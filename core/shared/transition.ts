@@ -4,7 +4,7 @@
 // so a row that moved meanwhile (a cancel committed first) is never overwritten: zero rows is a
 // conflict. The database refuses the same moves (triggers generated from the same tables,
 // prisma/status-triggers.ts), so a write that bypasses this file fails too.
-import { Prisma, type InvoiceStatus, type LinkStatus, type OrderStatus, type PaymentStatus, type ReferralStatus, type RefundStatus, type SubscriptionStatus } from "../../generated/prisma/client.ts";
+import { Prisma, type EmailStatus, type InvoiceStatus, type LinkStatus, type OrderStatus, type PaymentStatus, type ReferralStatus, type RefundStatus, type SubscriptionStatus } from "../../generated/prisma/client.ts";
 import type { StatusTable } from "../../prisma/status-machines.ts";
 import { AppError } from "./errors.ts";
 
@@ -17,6 +17,7 @@ interface Models {
   refund: { status: RefundStatus; where: Prisma.RefundWhereInput; data: Prisma.RefundUncheckedUpdateManyInput };
   link: { status: LinkStatus; where: Prisma.LinkWhereInput; data: Prisma.LinkUncheckedUpdateManyInput };
   referral: { status: ReferralStatus; where: Prisma.ReferralWhereInput; data: Prisma.ReferralUncheckedUpdateManyInput };
+  emailMessage: { status: EmailStatus; where: Prisma.EmailMessageWhereInput; data: Prisma.EmailMessageUncheckedUpdateManyInput };
 }
 
 export type StatusModel = keyof Models;

@@ -29,13 +29,15 @@ export class DrillService {
     readonly databaseUrl: string,
     readonly port: number,
     private readonly dataDir: string,
+    /** More environment for this drill's child (on top of DRILL_ENV). */
+    private readonly env: Record<string, string> = {},
   ) {
     this.crashFile = path.join(dataDir, "crash-at");
   }
 
-  static async start(databaseUrl: string): Promise<DrillService> {
+  static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<DrillService> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "billing-drill-"));
-    const svc = new DrillService(databaseUrl, await freePort(), dir);
+    const svc = new DrillService(databaseUrl, await freePort(), dir, env);
     await svc.restart();
     return svc;
   }
@@ -51,7 +53,7 @@ export class DrillService {
       databaseUrl: this.databaseUrl,
       port: this.port,
       dataDir: this.dataDir,
-      env: { ...DRILL_ENV, CRASH_AT_FILE: this.crashFile },
+      env: { ...DRILL_ENV, ...this.env, CRASH_AT_FILE: this.crashFile },
     });
     this.starts++;
   }

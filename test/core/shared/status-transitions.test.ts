@@ -90,6 +90,13 @@ async function rowIn(m: StatusMachine<StatusModel>, f: Fixture, status: string):
       });
       return id;
     }
+    case "emailMessage": {
+      const id = newId("email");
+      await db.emailMessage.create({
+        data: { id, tenantId, kind: "subscription_canceled", to: "pair@example.com", subject: "pair", sourceKey: `pair:${id}`, messageId: `<${id}@billing>`, status: status as never },
+      });
+      return id;
+    }
   }
 }
 
