@@ -111,7 +111,7 @@ describe("webhook_endpoint_failing", { timeout: 120_000 }, () => {
     await rcv.waitFor((rs) => rs.length === 2);
     await advanceClock(t, plusDays(T0, 3));
     expect(await deliveries(t, { status: "EXHAUSTED" })).toHaveLength(2);
-    expect(await emailRows(t.tenantId)).toEqual([]);
+    expect(await emailRows(t.tenantId, "webhook_endpoint_failing")).toEqual([]);
   });
 });
 
@@ -135,7 +135,7 @@ describe("gateway_credentials_refused", { timeout: 120_000 }, () => {
     expect(rows[0]).toMatchObject({ to: "finance@example.com", sourceKey: `${alarmed.accountId}:${T0.slice(0, 10)}`, customerId: null });
     expect(rows[0]!.params).toEqual({ provider: "stripe", account: "stripe", at: T0 });
     expect(JSON.stringify(rows[0])).not.toContain(SECRET_KEY);
-    expect(await emailRows(silent.t.tenantId)).toEqual([]);
+    expect(await emailRows(silent.t.tenantId, "gateway_credentials_refused")).toEqual([]);
 
     // Still refused the next day: a new e-mail.
     revoked.push(SECRET_KEY);
