@@ -133,8 +133,8 @@ function Layout({ subject, frame, body }: { subject: string; frame: EmailFrame; 
         <div aria-hidden="true" style={{ display: "none", maxHeight: 0, overflow: "hidden", opacity: 0, fontSize: "1px", lineHeight: "1px", color: PAGE_BG }}>
           {body.preheader}
         </div>
-        <div role="article" aria-roledescription="e-mail" aria-label={subject} lang="pt-BR">
-          <main>
+        <main>
+          <div role="article" aria-roledescription="e-mail" aria-label={subject} lang="pt-BR">
             <table role="presentation" cellPadding={0} cellSpacing={0} border={0} width="100%" style={{ background: PAGE_BG }}>
               <tr>
                 <td align="center" style={{ padding: "16px 8px" }}>
@@ -170,8 +170,8 @@ function Layout({ subject, frame, body }: { subject: string; frame: EmailFrame; 
                 </td>
               </tr>
             </table>
-          </main>
-        </div>
+          </div>
+        </main>
       </body>
     </html>
   );
