@@ -179,7 +179,7 @@ describe("the facts, in both parts", () => {
 
   it("receipt paid by Pix for an order without a next charge", async () => {
     const params = { ...(CONTENT.receipt.params as object), subject: "order", method: { kind: "pix" }, periodStart: null, periodEnd: null, nextChargeAt: null, nextChargeCents: null };
-    const r = await both({ template: "receipt", params } as EmailContent, ["sua compra de Curso de Violão, plano Mensal", "R$ 44,91"]);
+    const r = await both({ template: "receipt", params } as EmailContent, ["sua compra de Curso de Violão (plano Mensal)", "R$ 44,91"]);
     expect(r.text).toContain("Forma de pagamento: Pix");
     expect(r.text).not.toContain("Próxima cobrança");
     expect(r.text).not.toContain("Período");
