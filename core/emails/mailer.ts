@@ -2,7 +2,7 @@
 // DATA_DIR/mail/ (the embedded default: `npm start` shows what would be sent, nothing leaves the host).
 import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import nodemailer, { type SendMailOptions } from "nodemailer";
 import type { Logger } from "pino";
 import type { InlineImage } from "./templates/email-content.ts";
 
@@ -35,7 +35,7 @@ export const DEFAULT_MAIL_FROM = "Billing <no-reply@localhost>";
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 
 /** The same message for both transports: inline images as attachments with a Content-ID. */
-function nodemailerMessage(m: OutgoingEmail): nodemailer.SendMailOptions {
+function nodemailerMessage(m: OutgoingEmail): SendMailOptions {
   return {
     messageId: m.messageId,
     from: m.from,

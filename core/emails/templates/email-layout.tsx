@@ -57,7 +57,7 @@ export function P({ children, muted }: { children: ComponentChildren; muted?: bo
 
 export function Facts({ rows }: { rows: readonly Fact[] }) {
   return (
-    <table cellPadding={0} cellSpacing={0} border={0} width="100%" style={{ borderCollapse: "collapse", margin: "0 0 20px", fontSize: "15px", lineHeight: "1.4" }}>
+    <table cellPadding="0" cellSpacing="0" width="100%" style={{ borderCollapse: "collapse", margin: "0 0 20px", fontSize: "15px", lineHeight: "1.4" }}>
       <tbody>
         {rows.map(([label, value]) => (
           <tr key={label}>
@@ -81,7 +81,7 @@ export function Button({ href, children }: { href: string; children: string }) {
   const link = safeHref(href);
   return (
     <>
-      <table role="presentation" cellPadding={0} cellSpacing={0} border={0} style={{ margin: "4px 0 12px" }}>
+      <table role="presentation" cellPadding="0" cellSpacing="0" style={{ margin: "4px 0 12px" }}>
         <tr>
           <td style={{ borderRadius: "6px", background: ACCENT }}>
             <a href={link} style={{ display: "inline-block", padding: "12px 22px", color: "#ffffff", background: ACCENT, borderRadius: "6px", fontSize: "16px", fontWeight: "bold", textDecoration: "none" }}>
@@ -133,12 +133,12 @@ function Layout({ subject, frame, body }: { subject: string; frame: EmailFrame; 
         <div aria-hidden="true" style={{ display: "none", maxHeight: 0, overflow: "hidden", opacity: 0, fontSize: "1px", lineHeight: "1px", color: PAGE_BG }}>
           {body.preheader}
         </div>
-        <div role="article" aria-roledescription="e-mail" aria-label={subject} lang="pt-BR">
-          <main>
-            <table role="presentation" cellPadding={0} cellSpacing={0} border={0} width="100%" style={{ background: PAGE_BG }}>
+        <main>
+          <div role="article" aria-roledescription="e-mail" aria-label={subject} lang="pt-BR">
+            <table role="presentation" cellPadding="0" cellSpacing="0" width="100%" style={{ background: PAGE_BG }}>
               <tr>
                 <td align="center" style={{ padding: "16px 8px" }}>
-                  <table role="presentation" cellPadding={0} cellSpacing={0} border={0} width="100%" style={{ maxWidth: "600px", margin: "0 auto" }}>
+                  <table role="presentation" cellPadding="0" cellSpacing="0" width="100%" style={{ maxWidth: "600px", margin: "0 auto" }}>
                     <tr>
                       <td style={{ padding: "4px 8px 12px", fontSize: "15px", fontWeight: "bold", color: INK }}>{frame.senderName}</td>
                     </tr>
@@ -151,7 +151,7 @@ function Layout({ subject, frame, body }: { subject: string; frame: EmailFrame; 
                     )}
                     <tr>
                       <td style={{ padding: frame.sandbox ? "12px 0 0" : 0 }}>
-                        <table role="presentation" cellPadding={0} cellSpacing={0} border={0} width="100%" style={{ background: "#ffffff", borderRadius: "8px", border: "1px solid #e3e6ec" }}>
+                        <table role="presentation" cellPadding="0" cellSpacing="0" width="100%" style={{ background: "#ffffff", borderRadius: "8px", border: "1px solid #e3e6ec" }}>
                           <tr>
                             <td style={{ padding: "24px 20px 8px" }}>
                               <h1 style={{ margin: "0 0 16px", fontSize: "22px", lineHeight: "1.3", color: INK }}>{body.heading}</h1>
@@ -170,8 +170,8 @@ function Layout({ subject, frame, body }: { subject: string; frame: EmailFrame; 
                 </td>
               </tr>
             </table>
-          </main>
-        </div>
+          </div>
+        </main>
       </body>
     </html>
   );

@@ -40,9 +40,9 @@ export function providerName(provider: string): string {
   return PROVIDERS[provider.toLowerCase()] ?? provider;
 }
 
-/** "Assinatura Pro · Acme Cursos" style: the product, and the plan when there is one. */
+/** "Curso de Violão (plano Mensal)": the product, and the plan when there is one. */
 export function productLine(productName: string, planName: string | null): string {
-  return planName && planName !== productName ? `${productName}, plano ${planName}` : productName;
+  return planName && planName !== productName ? `${productName} (plano ${planName})` : productName;
 }
 
 export const money = formatMoney;
