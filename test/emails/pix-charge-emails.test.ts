@@ -54,7 +54,7 @@ describe("pix_charge_issued", { timeout: 120_000 }, () => {
       expiresAt: sub.pix!.expires_at,
     });
     expect(params.currency.toLowerCase()).toBe("brl");
-    expect(row!.subject).toBe(`[TESTE] Seu Pix de ${formatMoney(4990, "BRL")} para ${await tenantName(t)}`);
+    expect(row!.subject).toBe(`[TESTE] Seu Pix de ${formatMoney(4990, "BRL")} para ${await tenantName(t)}: código e QR code`);
     expect(row!.subject).toMatch(/^\[TESTE\] Seu Pix de R\$\s49,90 para /);
     const page = await openPayUrl(params.payUrl);
     expect(page.status).toBe(200);
