@@ -16,6 +16,7 @@ CREATE TABLE "tenant_users" (
     "role" "TenantUserRole" NOT NULL,
     "totp_secret" TEXT,
     "totp_enabled_at" TIMESTAMP(3),
+    "totp_last_step" INTEGER,
     "recovery_codes" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "failed_sign_ins" INTEGER NOT NULL DEFAULT 0,
     "locked_until" TIMESTAMP(3),
