@@ -25,6 +25,7 @@ import "./types/webhook-delivery.ts";
 import "./types/entitlements.ts";
 import "./types/referral.ts";
 import "./types/renewal-campaign.ts";
+import "./types/team.ts";
 import "./mutations/tenants.ts";
 import "./mutations/webhooks.ts";
 import "./mutations/catalog.ts";
@@ -36,6 +37,7 @@ import "./mutations/plan-changes.ts";
 import "./mutations/charge-and-links.ts";
 import "./mutations/refunds.ts";
 import "./mutations/renewal-campaigns.ts";
+import "./mutations/team.ts";
 
 builder.queryType({ description: "Reads. Tenant keys see their own tenant; the operator passes tenantId." });
 builder.mutationType({ description: "Operator and tenant actions. Every business rule lives in core/." });
