@@ -33,7 +33,7 @@ export interface PanelOptions {
   core: CoreClient;
   publicUrl: string;
   storeFor?: (prefix: string) => Store;
-  /** Failed sign-ins per address per minute (PANEL_SIGN_IN_ATTEMPTS_PER_MINUTE, default 10). */
+  /** Failed sign-ins per address per minute (PANEL_SIGN_IN_ATTEMPTS_PER_MINUTE, default 30). */
   signInAttemptsPerMinute?: number;
 }
 
@@ -90,7 +90,7 @@ export function panelRouter(opts: PanelOptions): Router {
     next();
   });
 
-  const perMinute = opts.signInAttemptsPerMinute ?? (Number(process.env.PANEL_SIGN_IN_ATTEMPTS_PER_MINUTE) || 10);
+  const perMinute = opts.signInAttemptsPerMinute ?? (Number(process.env.PANEL_SIGN_IN_ATTEMPTS_PER_MINUTE) || 30);
   const signInLimit = rateLimit({
     windowMs: 60_000,
     limit: perMinute,
@@ -102,6 +102,9 @@ export function panelRouter(opts: PanelOptions): Router {
     handler: (_req, res) => send(res, 429, messagePage("Muitas tentativas", "Muitas tentativas de entrada deste endereço. Aguarde um minuto e tente novamente.", { href: "/panel/login", text: "Voltar" })),
     ...(opts.storeFor ? { store: opts.storeFor("rl:panel:sign-in:") } : {}),
   });
+
+  /** The key of this browser's CSRF token: its session, or before sign-in its pre-session cookie (as the check reads it). */
+  const formCsrf = (req: Request, res: Response) => csrfToken(readCookie(req, SESSION_COOKIE) || preSessionKey(req, res, publicUrl));
 
   /** The signed-in member, or a redirect to the login page (and null). */
   async function signedIn<T extends { me: Member }>(req: Request, res: Response, op: OpName = "panel-me"): Promise<(T & { token: string; csrf: string }) | null> {
@@ -149,7 +152,7 @@ export function panelRouter(opts: PanelOptions): Router {
 
   router.post("/panel/login", signInLimit, wrap(async (req, res) => {
     const body = req.body as Record<string, unknown>;
-    const csrf = csrfToken(preSessionKey(req, res, publicUrl));
+    const csrf = formCsrf(req, res);
     const pending = readCookie(req, PENDING_COOKIE);
     const text = (v: unknown) => (typeof v === "string" ? v : "");
     try {
@@ -243,7 +246,7 @@ export function panelRouter(opts: PanelOptions): Router {
 
   router.get("/panel/invite/:token", wrap(async (req, res) => {
     const token = String(req.params.token ?? "");
-    const csrf = csrfToken(preSessionKey(req, res, publicUrl));
+    const csrf = formCsrf(req, res);
     try {
       const { invitation } = await call<{ invitation: { email: string; tenantName: string } }>(req, "panel-invitation", { token });
       send(res, 200, invitePage({ csrf, token, ...invitation }));
@@ -265,7 +268,7 @@ export function panelRouter(opts: PanelOptions): Router {
       if (!r) throw err;
       if (r.code === "weak_password") {
         const { invitation } = await call<{ invitation: { email: string; tenantName: string } }>(req, "panel-invitation", { token });
-        return send(res, 422, invitePage({ csrf: csrfToken(preSessionKey(req, res, publicUrl)), token, ...invitation, error: r.error }));
+        return send(res, 422, invitePage({ csrf: formCsrf(req, res), token, ...invitation, error: r.error }));
       }
       send(res, r.status === 410 ? 410 : 400, messagePage("Convite inválido", "Este convite expirou ou já foi utilizado. Peça um novo convite a quem administra a equipe."));
     }
