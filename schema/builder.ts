@@ -9,7 +9,7 @@ import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import { AppError } from "../core/shared/errors.ts";
 import type { Context } from "./context.ts";
-import { firstFailedScope, grantsOf, readOnlyAccountsPlugin } from "./scopes.ts";
+import { firstFailedScope, grantsOf, isMember, readOnlyAccountsPlugin, ROLE_SCOPES } from "./scopes.ts";
 
 export interface Scopes {
   /** The service operator (ADMIN_TOKEN). */
@@ -76,10 +76,10 @@ export const builder = new SchemaBuilder<{
   },
   scopeAuth: {
     authScopes: (ctx) => grantsOf(ctx.actor),
-    unauthorizedError: (_parent, _ctx, _info, result) => {
+    unauthorizedError: (_parent, ctx, _info, result) => {
       const scope = firstFailedScope(result.failure);
       if (scope === "operator") return new AppError("operator_only");
-      if (scope === "developer" || scope === "teamAdmin" || scope === "owner") return new AppError("role_forbidden");
+      if (scope && ROLE_SCOPES.has(scope) && isMember(ctx.actor)) return new AppError("role_forbidden");
       return new AppError("insufficient_scope");
     },
   },

@@ -6,7 +6,7 @@
 import { Kind, type DocumentNode, type GraphQLField, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 import { AppError } from "../core/shared/errors.ts";
 import type { Actor } from "./context.ts";
-import { ALLOWED_WHEN_READ_ONLY, grantsOf, MEMBER_SELF_SERVICE } from "./scopes.ts";
+import { ALLOWED_WHEN_READ_ONLY, grantsOf, isMember, MEMBER_SELF_SERVICE, ROLE_SCOPES } from "./scopes.ts";
 import type { Scopes } from "./builder.ts";
 
 type ScopeMap = Partial<Record<keyof Scopes | "$any" | "$all", unknown>>;
@@ -77,7 +77,7 @@ export function rootFieldRefusal(schema: GraphQLSchema, document: DocumentNode, 
     if (scopes === "unknown") return new AppError("insufficient_scope");
     const failed = scopes ? failedScope(scopes, have) : null;
     if (failed === "operator") return new AppError("operator_only");
-    if (failed === "developer" || failed === "teamAdmin" || failed === "owner") return new AppError("role_forbidden");
+    if (failed && ROLE_SCOPES.has(failed) && isMember(actor)) return new AppError("role_forbidden");
     if (failed) return new AppError("insufficient_scope");
     if (op.operation === "mutation" && actor.kind === "tenant" && actor.readOnly && !ALLOWED_WHEN_READ_ONLY.has(name) && !MEMBER_SELF_SERVICE.has(name)) return new AppError("account_locked");
   }

@@ -28,6 +28,11 @@ export function grantsOf(actor: Actor): Scopes {
   };
 }
 
+/** Scopes only a panel member can hold: failing one is a member's role_forbidden, anyone else's insufficient_scope. */
+export const ROLE_SCOPES: ReadonlySet<string> = new Set(["developer", "teamAdmin", "owner"]);
+
+export const isMember = (actor: Actor): boolean => actor.kind === "tenant" && !!actor.user;
+
 /** A member's own sign-out and two-factor set-up stay open in a read-only account. */
 export const MEMBER_SELF_SERVICE: ReadonlySet<string> = new Set(["signOut", "startTwoFactor", "enableTwoFactor"]);
 
