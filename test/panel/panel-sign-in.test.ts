@@ -185,4 +185,38 @@ describe("panel sign-in", () => {
     expect(homeB.html).toContain(b.tenantId);
     expect(homeB.html).toContain("Leitura");
   });
+
+  it("a session ends when idle too long and at its absolute expiry", async () => {
+    const t = await newTenant();
+    const m = await newMember(t.tenantId);
+    const idle = await signIn(m.email, m.password);
+    const absolute = await signIn(m.email, m.password);
+    const { runtime } = await testService();
+    const { createHash } = await import("node:crypto");
+    const hashOf = (b: PanelBrowser) => createHash("sha256").update(b.jar.get("panel_session")!).digest("hex");
+    await runtime.db.prisma.panelSession.update({ where: { hash: hashOf(idle) }, data: { lastSeenAt: new Date(Date.now() - 3 * 60 * 60_000) } });
+    await runtime.db.prisma.panelSession.update({ where: { hash: hashOf(absolute) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    for (const b of [idle, absolute]) {
+      const home = await b.get("/panel/");
+      expect(home.status).toBe(303);
+      expect(home.location).toBe("/panel/login");
+      expect(b.jar.has("panel_session")).toBe(false);
+    }
+  });
+
+  it("a session cookie planted before sign-in is replaced by a new one (no session fixation)", async () => {
+    const t = await newTenant();
+    const m = await newMember(t.tenantId);
+    const b = await PanelBrowser.open();
+    const planted = `ps_${"A".repeat(43)}`;
+    b.jar.set("panel_session", planted);
+    const login = await b.get("/panel/login");
+    expect(login.status).toBe(303); // a cookie that looks like a session goes to the home page first...
+    expect((await b.get("/panel/")).location).toBe("/panel/login"); // ...which refuses it and clears it
+    expect(b.jar.has("panel_session")).toBe(false);
+    const answer = await b.submit("/panel/login", "/panel/login", { email: m.email, password: m.password });
+    expect(answer.location).toBe("/panel/");
+    expect(b.jar.get("panel_session")).not.toBe(planted);
+    expect(b.jar.get("panel_session")).toMatch(/^ps_[0-9A-Za-z]{43}$/);
+  });
 });
