@@ -7,6 +7,8 @@ import { enableTwoFactor } from "../../core/team/enable-two-factor.ts";
 import { inviteTenantUser } from "../../core/team/invite-tenant-user.ts";
 import { listPanelSessions } from "../../core/team/list-panel-sessions.ts";
 import { setTwoFactorRequired } from "../../core/team/set-two-factor-required.ts";
+import { requestPasswordReset } from "../../core/team/request-password-reset.ts";
+import { resetPassword } from "../../core/team/reset-password.ts";
 import { signIn } from "../../core/team/sign-in.ts";
 import { signOut } from "../../core/team/sign-out.ts";
 import { pendingTwoFactor, startTwoFactor } from "../../core/team/start-two-factor.ts";
@@ -121,6 +123,28 @@ builder.mutationFields((t) => ({
       const tenant = await ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: done.tenantId }, select: { name: true } });
       return { email: done.email, tenantName: tenant.name };
     },
+  }),
+  requestPasswordReset: t.boolean({
+    description:
+      "Ask for a password-reset link for an e-mail (the panel's form). Always true: whether the e-mail has an account is not told. " +
+      "The links go to the account's own address only (the e-mail outbox).",
+    authScopes: { panel: true },
+    args: { email: t.arg.string({ required: true, description: "Sign-in e-mail.", validate: z.string().max(254) }) },
+    resolve: async (_r, args, ctx) => {
+      const links = await requestPasswordReset(ctx.db.prisma, ctx.runtime.wallClock, { email: args.email, publicUrl: ctx.runtime.config.publicUrl });
+      ctx.runtime.passwordResetLinks?.(links);
+      return true;
+    },
+  }),
+  resetPassword: t.field({
+    type: InvitationPreviewRef,
+    description: "Set a new password with a reset link; every session of the account ends.",
+    authScopes: { panel: true },
+    args: {
+      token: t.arg.string({ required: true, description: "The link's token.", validate: secret }),
+      password: t.arg.string({ required: true, description: "The new password.", validate: z.string().max(1024) }),
+    },
+    resolve: async (_r, args, ctx) => ({ email: (await resetPassword(ctx.runtime, ctx.runtime.wallClock, args)).email, tenantName: "" }),
   }),
   signIn: t.field({
     type: SignInResultRef,

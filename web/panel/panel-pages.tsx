@@ -79,6 +79,11 @@ export function loginPage(p: { csrf: string; email?: string; error?: string | nu
           )}
           <button type="submit">{p.step === "password" ? "Entrar" : "Verificar"}</button>
         </form>
+        {p.step === "password" ? (
+          <p>
+            <a href="/panel/forgot">Esqueci a senha</a>
+          </p>
+        ) : null}
         {p.step === "code" ? (
           <form method="post" action="/panel/login/restart">
             <Csrf token={p.csrf} />
@@ -238,6 +243,39 @@ export function invitePage(p: { csrf: string; token: string; email: string; tena
           <input type="hidden" name="email" value={p.email} autocomplete="username" />
           <TextField name="password" label="Nova senha" type="password" value="" autocomplete="new-password" required maxlength={1024} error={p.error} />
           <button type="submit">Criar conta</button>
+        </form>
+      </div>
+    </PanelPage>,
+  );
+}
+
+export function forgotPage(p: { csrf: string }): string {
+  return renderDocument(
+    <PanelPage title="Esqueci a senha">
+      <div class="card">
+        <h1>Esqueci a senha</h1>
+        <p>Informe o seu e-mail. Se houver uma conta com ele, enviaremos um link para criar uma nova senha, válido por uma hora.</p>
+        <form method="post" action="/panel/forgot">
+          <Csrf token={p.csrf} />
+          <TextField name="email" label="E-mail" type="email" value="" autocomplete="username" required maxlength={254} />
+          <button type="submit">Enviar link</button>
+        </form>
+      </div>
+    </PanelPage>,
+  );
+}
+
+export function resetPage(p: { csrf: string; token: string; error?: string | null }): string {
+  return renderDocument(
+    <PanelPage title="Nova senha">
+      <div class="card">
+        <h1>Nova senha</h1>
+        <p>Escolha uma senha com pelo menos 12 caracteres. Todas as sessões abertas com a senha antiga serão encerradas.</p>
+        <ErrorSummary error={p.error} field="password" />
+        <form method="post" action={`/panel/reset/${encodeURIComponent(p.token)}`}>
+          <Csrf token={p.csrf} />
+          <TextField name="password" label="Nova senha" type="password" value="" autocomplete="new-password" required maxlength={1024} error={p.error} />
+          <button type="submit">Salvar senha</button>
         </form>
       </div>
     </PanelPage>,

@@ -12,7 +12,7 @@ import type { PanelClient } from "../../contract/panel-request.ts";
 import { HttpError } from "../../http/error-map.ts";
 import type { CoreClient } from "../../rest-facade/core-client.ts";
 import { clearCookie, csrfMatches, csrfToken, PENDING_COOKIE, PRE_COOKIE, preSessionKey, readCookie, SESSION_COOKIE, setCookie } from "./panel-cookies.ts";
-import { homePage, invitePage, loginPage, messagePage, recoveryCodesPage, securityPage, sessionsPage, type Member, type SessionRow } from "./panel-pages.tsx";
+import { forgotPage, resetPage, homePage, invitePage, loginPage, messagePage, recoveryCodesPage, securityPage, sessionsPage, type Member, type SessionRow } from "./panel-pages.tsx";
 
 const OPS = [
   "panel-sign-in",
@@ -26,6 +26,8 @@ const OPS = [
   "panel-set-two-factor-required",
   "panel-invitation",
   "panel-accept-invitation",
+  "panel-request-password-reset",
+  "panel-reset-password",
 ] as const;
 type OpName = (typeof OPS)[number];
 
@@ -271,6 +273,33 @@ export function panelRouter(opts: PanelOptions): Router {
         return send(res, 422, invitePage({ csrf: formCsrf(req, res), token, ...invitation, error: r.error }));
       }
       send(res, r.status === 410 ? 410 : 400, messagePage("Convite inválido", "Este convite expirou ou já foi utilizado. Peça um novo convite a quem administra a equipe."));
+    }
+  }));
+
+  router.get("/panel/forgot", (req, res) => send(res, 200, forgotPage({ csrf: formCsrf(req, res) })));
+
+  // Limited like sign-in: each request makes links and e-mails.
+  router.post("/panel/forgot", signInLimit, wrap(async (req, res) => {
+    const email = typeof (req.body as Record<string, unknown>).email === "string" ? String((req.body as Record<string, unknown>).email) : "";
+    await call(req, "panel-request-password-reset", { email });
+    // The same answer whether the e-mail has an account or not.
+    send(res, 200, messagePage("Verifique o seu e-mail", "Se houver uma conta com este e-mail, enviamos um link para criar uma nova senha. Ele vale por uma hora e uma única vez.", { href: "/panel/login", text: "Voltar para a entrada" }));
+  }));
+
+  router.get("/panel/reset/:token", (req, res) => send(res, 200, resetPage({ csrf: formCsrf(req, res), token: String(req.params.token ?? "") })));
+
+  router.post("/panel/reset/:token", wrap(async (req, res) => {
+    const token = String(req.params.token ?? "");
+    const password = typeof (req.body as Record<string, unknown>).password === "string" ? String((req.body as Record<string, unknown>).password) : "";
+    try {
+      await call(req, "panel-reset-password", { token, password });
+      clearCookie(req, res, publicUrl, SESSION_COOKIE);
+      send(res, 200, messagePage("Senha alterada", "Pronto: entre com a nova senha.", { href: "/panel/login", text: "Entrar no painel" }));
+    } catch (err) {
+      const r = refusal(err);
+      if (!r) throw err;
+      if (r.code === "weak_password") return send(res, 422, resetPage({ csrf: formCsrf(req, res), token, error: r.error }));
+      send(res, r.status === 410 ? 410 : 400, messagePage("Link inválido", "Este link expirou ou já foi utilizado. Peça um novo na página de entrada.", { href: "/panel/forgot", text: "Pedir outro link" }));
     }
   }));
 
