@@ -8,6 +8,7 @@ import { HttpError } from "../../http/error-map.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { newMember, PanelBrowser, signIn } from "../helpers/panel.ts";
+import { op } from "../helpers/http.ts";
 
 async function asPanel(document: string, variables: Record<string, unknown> = {}, token?: string): Promise<{ data?: unknown; code?: string }> {
   const { yoga, runtime } = await testService();
@@ -67,5 +68,14 @@ describe("panel principals", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(await res.text()).toContain('lang="pt-BR"');
     expect((await b.get("/panel/")).location).toBe("/panel/login");
+  });
+
+  it("a tenant's name is shown escaped", async () => {
+    const { createTenant } = await op(`mutation($n: String!) { createTenant(name: $n, mode: SANDBOX) { id } }`, { n: `<img src=x onerror=alert(1)>"'` });
+    const m = await newMember(createTenant.id, "OWNER");
+    const home = await (await signIn(m.email, m.password)).get("/panel/");
+    expect(home.status).toBe(200);
+    expect(home.html).not.toContain("<img src=x");
+    expect(home.html).toContain("&lt;img src=x onerror=alert(1)>");
   });
 });
