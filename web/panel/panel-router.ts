@@ -10,7 +10,6 @@ import QRCode from "qrcode";
 import { loadOperation } from "../../contract/trusted-operations.ts";
 import type { PanelClient } from "../../contract/panel-request.ts";
 import { HttpError } from "../../http/error-map.ts";
-import type { CoreClient } from "../../rest-facade/core-client.ts";
 import { clearCookie, csrfMatches, csrfToken, PENDING_COOKIE, PRE_COOKIE, preSessionKey, readCookie, SESSION_COOKIE, setCookie } from "./panel-cookies.ts";
 import { forgotPage, resetPage, homePage, invitePage, loginPage, messagePage, recoveryCodesPage, securityPage, sessionsPage, type Member, type SessionRow } from "./panel-pages.tsx";
 
@@ -31,8 +30,17 @@ const OPS = [
 ] as const;
 type OpName = (typeof OPS)[number];
 
+/**
+ * The core as the panel calls it: a persisted operation by its document, with the member's credential
+ * and `extensions.panel`; a refusal is thrown as an HttpError carrying the core's status and body. The
+ * facade's client (rest-facade/core-client.ts) is one; server/service.ts hands it in.
+ */
+export interface PanelCore {
+  request<T>(document: string, variables: Record<string, unknown>, headers: Record<string, string>, extensions?: Record<string, unknown>): Promise<T>;
+}
+
 export interface PanelOptions {
-  core: CoreClient;
+  core: PanelCore;
   publicUrl: string;
   storeFor?: (prefix: string) => Store;
   /** Failed sign-ins per address per minute (PANEL_SIGN_IN_ATTEMPTS_PER_MINUTE, default 30). */
