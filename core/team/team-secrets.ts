@@ -42,7 +42,9 @@ export function newRecoveryCodes(count: number): string[] {
 }
 export const recoveryCodeHash = (code: string): string => sha256Hex(code.trim().toLowerCase());
 
-const sealKey = (userId: string) => `tenant_user:${userId}`;
+/** The associated data a member's TOTP secret is sealed with: a ciphertext copied onto another member does not open. */
+export const totpSealKey = (userId: string) => `tenant_user:${userId}`;
+const sealKey = totpSealKey;
 
 export function newTotpSecret(): string {
   return generateSecret();
