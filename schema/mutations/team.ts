@@ -5,6 +5,8 @@ import { acceptInvitation, findOpenInvitation } from "../../core/team/accept-inv
 import { confirmSignInCode } from "../../core/team/confirm-sign-in-code.ts";
 import { enableTwoFactor } from "../../core/team/enable-two-factor.ts";
 import { inviteTenantUser } from "../../core/team/invite-tenant-user.ts";
+import { inviteTeamMember } from "../../core/team/invite-team-member.ts";
+import { listTeamMembers } from "../../core/team/list-team-members.ts";
 import { listPanelSessions } from "../../core/team/list-panel-sessions.ts";
 import { setTwoFactorRequired } from "../../core/team/set-two-factor-required.ts";
 import { requestPasswordReset } from "../../core/team/request-password-reset.ts";
@@ -21,6 +23,7 @@ import {
   PanelMeRef,
   PanelSessionRef,
   SignInResultRef,
+  TeamMemberRef,
   TenantInvitationRef,
   TenantUserRoleEnum,
   TwoFactorSetupRef,
@@ -79,6 +82,12 @@ builder.queryFields((t) => ({
       return pendingTwoFactor(ctx.runtime, { tenantId: m.tenantId, userId: m.id });
     },
   }),
+  teamMembers: t.field({
+    type: [TeamMemberRef],
+    description: "The members of the caller's team (a panel member whose account is in force).",
+    authScopes: { $all: { user: true, tenant: true } },
+    resolve: (_r, _a, ctx) => listTeamMembers(ctx.db.prisma, { tenantId: member(ctx).tenantId }),
+  }),
   invitation: t.field({
     type: InvitationPreviewRef,
     description: "An open invitation by its token (the panel's accept page). Expired, used or unknown: team_link_invalid.",
@@ -109,6 +118,19 @@ builder.mutationFields((t) => ({
         role: args.role,
         publicUrl: ctx.runtime.config.publicUrl,
       }),
+  }),
+  inviteTeamMember: t.field({
+    type: TenantInvitationRef,
+    description: "An owner or admin invites someone to their own team (only an owner may invite an owner). Returns the single-use link.",
+    authScopes: { teamAdmin: true },
+    args: {
+      email: t.arg.string({ required: true, description: "The invited e-mail.", validate: z.string().trim().min(3).max(254) }),
+      role: t.arg({ type: TenantUserRoleEnum, required: true, description: "Role in the team." }),
+    },
+    resolve: (_r, args, ctx) => {
+      const m = member(ctx);
+      return inviteTeamMember(ctx.db.prisma, ctx.runtime.wallClock, { tenantId: m.tenantId, inviterRole: m.role, email: args.email, role: args.role, publicUrl: ctx.runtime.config.publicUrl });
+    },
   }),
   acceptInvitation: t.field({
     type: InvitationPreviewRef,

@@ -87,6 +87,20 @@ export const InvitationPreviewRef = builder.objectRef<{ email: string; tenantNam
   }),
 });
 
+export const TeamMemberRef = builder
+  .objectRef<{ id: string; email: string; role: PanelMe["role"]; twoFactorOn: boolean; lastSignInAt: Date | null; createdAt: Date }>("TeamMember")
+  .implement({
+    description: "A member of the tenant's team.",
+    fields: (t) => ({
+      id: t.exposeID("id", { description: "usr_ id." }),
+      email: t.exposeString("email", { description: "Sign-in e-mail." }),
+      role: t.expose("role", { type: TenantUserRoleEnum, description: "Role in the team." }),
+      twoFactorOn: t.exposeBoolean("twoFactorOn", { description: "Whether sign-in asks for a code." }),
+      lastSignInAt: t.expose("lastSignInAt", { type: "DateTime", nullable: true, description: "Last sign-in, if any." }),
+      createdAt: t.expose("createdAt", { type: "DateTime", description: "When the member joined." }),
+    }),
+  });
+
 export const SignInResultRef = builder.objectRef<{ status: "SIGNED_IN" | "CODE_REQUIRED"; token: string }>("SignInResult").implement({
   description: "A panel session token (ps_…), for the panel's cookie only.",
   fields: (t) => ({

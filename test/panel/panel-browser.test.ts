@@ -112,6 +112,12 @@ describe.skipIf(!hasChromium)("the panel in a browser", () => {
       await check("home");
       await page.goto(`${baseUrl}/panel/sessions`);
       await check("sessions");
+      await page.goto(`${baseUrl}/panel/team`);
+      await check("team");
+      await page.fill('[name="email"]', uniqueEmail("convidado"));
+      await submitAndLoad(page, () => page.click('button:has-text("Criar convite")'));
+      expect(await page.textContent("h2")).toBe("Convite criado");
+      await check("team with a new invitation");
       await page.goto(`${baseUrl}/panel/security`);
       await check("security");
       await submitAndLoad(page, () => page.click('button:has-text("Ativar verificação")'));

@@ -45,7 +45,7 @@ function PanelPage({ title, member, csrf, children }: { title: string; member?: 
             {member.tenantName} · {member.email} ({ROLE_NAMES[member.role]})
           </p>
           <p>
-            <a href="/panel/">Início</a> · <a href="/panel/sessions">Sessões</a> · <a href="/panel/security">Segurança</a>
+            <a href="/panel/">Início</a> · <a href="/panel/team">Equipe</a> · <a href="/panel/sessions">Sessões</a> · <a href="/panel/security">Segurança</a>
           </p>
           <form method="post" action="/panel/logout">
             <Csrf token={csrf} />
@@ -245,6 +245,67 @@ export function invitePage(p: { csrf: string; token: string; email: string; tena
           <button type="submit">Criar conta</button>
         </form>
       </div>
+    </PanelPage>,
+  );
+}
+
+export interface TeamRow {
+  id: string;
+  email: string;
+  role: Member["role"];
+  twoFactorOn: boolean;
+  lastSignInAt: string | null;
+}
+
+const ROLE_ORDER: Member["role"][] = ["OWNER", "ADMIN", "DEVELOPER", "SUPPORT", "VIEWER"];
+
+export function teamPage(p: { member: Member; csrf: string; members: TeamRow[]; error?: string | null; email?: string; invited?: { url: string; email: string; expiresAt: string } | null }): string {
+  const canInvite = p.member.role === "OWNER" || p.member.role === "ADMIN";
+  return renderDocument(
+    <PanelPage title="Equipe" member={p.member} csrf={p.csrf}>
+      <div class="card">
+        <h1>Equipe</h1>
+        {canInvite ? null : <ErrorSummary error={p.error} />}
+        <ul>
+          {p.members.map((m) => (
+            <li key={m.id}>
+              <strong>{m.email}</strong>
+              <p class="muted">
+                {ROLE_NAMES[m.role]} · duas etapas {m.twoFactorOn ? "ativa" : "desativada"} · {m.lastSignInAt ? `última entrada ${when(m.lastSignInAt)}` : "nunca entrou"}
+              </p>
+            </li>
+          ))}
+        </ul>
+      </div>
+      {p.invited ? (
+        <div class="card" role="status">
+          <h2>Convite criado</h2>
+          <p>
+            Envie este link para {p.invited.email}. Ele vale uma única vez, até {when(p.invited.expiresAt)}:
+          </p>
+          <label for="invite-url">Link do convite</label>
+          <textarea id="invite-url" readonly rows={3} value={p.invited.url} />
+        </div>
+      ) : null}
+      {canInvite ? (
+        <div class="card">
+          <h2>Convidar alguém</h2>
+          <ErrorSummary error={p.error} field="email" />
+          <form method="post" action="/panel/team/invite">
+            <Csrf token={p.csrf} />
+            <TextField name="email" label="E-mail" type="email" value={p.email ?? ""} required maxlength={254} error={p.error} />
+            <label for="f-role">Papel</label>
+            <select id="f-role" name="role">
+              {ROLE_ORDER.filter((r) => r !== "OWNER" || p.member.role === "OWNER").map((r) => (
+                <option key={r} value={r} selected={r === "DEVELOPER"}>
+                  {ROLE_NAMES[r]}
+                </option>
+              ))}
+            </select>
+            <button type="submit">Criar convite</button>
+          </form>
+        </div>
+      ) : null}
     </PanelPage>,
   );
 }

@@ -11,7 +11,7 @@ import { loadOperation } from "../../contract/trusted-operations.ts";
 import type { PanelClient } from "../../contract/panel-request.ts";
 import { HttpError } from "../../http/error-map.ts";
 import { clearCookie, csrfMatches, csrfToken, PENDING_COOKIE, PRE_COOKIE, preSessionKey, readCookie, SESSION_COOKIE, setCookie } from "./panel-cookies.ts";
-import { forgotPage, resetPage, homePage, invitePage, loginPage, messagePage, recoveryCodesPage, securityPage, sessionsPage, type Member, type SessionRow } from "./panel-pages.tsx";
+import { forgotPage, resetPage, teamPage, type TeamRow, homePage, invitePage, loginPage, messagePage, recoveryCodesPage, securityPage, sessionsPage, type Member, type SessionRow } from "./panel-pages.tsx";
 
 const OPS = [
   "panel-sign-in",
@@ -27,6 +27,8 @@ const OPS = [
   "panel-accept-invitation",
   "panel-request-password-reset",
   "panel-reset-password",
+  "panel-team",
+  "panel-invite-team-member",
 ] as const;
 type OpName = (typeof OPS)[number];
 
@@ -281,6 +283,39 @@ export function panelRouter(opts: PanelOptions): Router {
         return send(res, 422, invitePage({ csrf: formCsrf(req, res), token, ...invitation, error: r.error }));
       }
       send(res, r.status === 410 ? 410 : 400, messagePage("Convite inválido", "Este convite expirou ou já foi utilizado. Peça um novo convite a quem administra a equipe."));
+    }
+  }));
+
+  async function renderTeam(req: Request, res: Response, extra: { status?: number; error?: string | null; email?: string; invited?: { url: string; email: string; expiresAt: string } } = {}) {
+    const s = await signedIn<{ me: Member; teamMembers: TeamRow[] }>(req, res, "panel-team");
+    if (!s) return;
+    send(res, extra.status ?? 200, teamPage({ member: s.me, csrf: s.csrf, members: s.teamMembers, ...extra }));
+  }
+
+  router.get("/panel/team", wrap(async (req, res) => {
+    const token = readCookie(req, SESSION_COOKIE);
+    if (token) {
+      // A member who owes two-factor sees only their security page.
+      const me = await call<{ me: Member }>(req, "panel-me", {}, token).catch(() => null);
+      if (me?.me.owesTwoFactor) return res.redirect(303, "/panel/security");
+    }
+    await renderTeam(req, res);
+  }));
+
+  router.post("/panel/team/invite", wrap(async (req, res) => {
+    const token = readCookie(req, SESSION_COOKIE);
+    if (!token) return res.redirect(303, "/panel/login");
+    const body = req.body as Record<string, unknown>;
+    const email = typeof body.email === "string" ? body.email : "";
+    const role = typeof body.role === "string" ? body.role : "";
+    try {
+      const { inviteTeamMember } = await call<{ inviteTeamMember: { url: string; email: string; expiresAt: string } }>(req, "panel-invite-team-member", { email, role }, token);
+      await renderTeam(req, res, { invited: inviteTeamMember });
+    } catch (err) {
+      const r = refusal(err);
+      if (!r) throw err;
+      if (r.status === 401) return res.redirect(303, "/panel/login");
+      await renderTeam(req, res, { status: r.status, error: r.error, email });
     }
   }));
 
