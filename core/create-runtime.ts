@@ -6,6 +6,7 @@ import { KeyCache } from "./auth/key-cache.ts";
 import { rekeyCampaignLinks } from "./campaigns/rekey-campaign-links.ts";
 import { CredentialsVault, loadCredentialKeys } from "./gateways/credentials-vault.ts";
 import { rekeyGatewayCredentials } from "./gateways/rekey-gateway-credentials.ts";
+import { rekeyTotpSecrets } from "./team/rekey-totp-secrets.ts";
 import { createGateways } from "./gateways/registry.ts";
 import type { Runtime, RuntimeConfig, ServiceSecrets } from "./runtime.ts";
 import { wallClock } from "./shared/clock.ts";
@@ -21,5 +22,6 @@ export async function createRuntime(db: Db, logger: Logger, config: RuntimeConfi
   const gateways = createGateways(db.prisma, new CredentialsVault(config.gatewayCredentialKeys ?? loadCredentialKeys()), wallClock, { publicUrl: config.publicUrl });
   // Credentials sealed under an older key are sealed again under the current one (key rotation).
   await rekeyGatewayCredentials(db.prisma, gateways.vault, logger);
+  await rekeyTotpSecrets(db.prisma, gateways.vault, logger);
   return { db, keyCache, logger, config, secrets, wallClock, gateways, leases: leasesFromEnv() };
 }

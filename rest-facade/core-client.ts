@@ -12,7 +12,8 @@ import { FACADE_SECRET_HEADER, operationHash, PERSISTED_QUERY_NOT_FOUND, type Fa
 import { HttpError } from "../http/error-map.ts";
 
 export interface CoreClient {
-  request<T>(document: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<T>;
+  /** `extensions`: more request extensions (the panel's `panel`, contract/panel-request.ts). */
+  request<T>(document: string, variables: Record<string, unknown>, headers: Record<string, string>, extensions?: Record<string, unknown>): Promise<T>;
 }
 
 /** What the facade tells the core about the /v1 request behind a call, found by the call's headers. */
@@ -99,9 +100,9 @@ export function createCoreClient(opts: CoreClientOptions): CoreClient {
   };
 
   return {
-    async request<T>(document: string, variables: Record<string, unknown>, headers: Record<string, string>) {
+    async request<T>(document: string, variables: Record<string, unknown>, headers: Record<string, string>, more?: Record<string, unknown>) {
       const call = facadeCalls.get(headers);
-      const extensions: Record<string, unknown> = { persistedQuery: { version: 1, sha256Hash: hashOf(document) } };
+      const extensions: Record<string, unknown> = { ...more, persistedQuery: { version: 1, sha256Hash: hashOf(document) } };
       if (call) {
         extensions.facade = call.describe();
         call.sent = true;

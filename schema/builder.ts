@@ -9,15 +9,25 @@ import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import { AppError } from "../core/shared/errors.ts";
 import type { Context } from "./context.ts";
-import { firstFailedScope, readOnlyAccountsPlugin } from "./scopes.ts";
+import { firstFailedScope, grantsOf, isMember, readOnlyAccountsPlugin, ROLE_SCOPES } from "./scopes.ts";
 
 export interface Scopes {
   /** The service operator (ADMIN_TOKEN). */
   operator: boolean;
   /** A tenant API key of any scope. */
   tenant: boolean;
-  /** Operator, or a tenant key with write scope. */
+  /** Operator, or a tenant key with write scope (or a panel member whose role writes). */
   write: boolean;
+  /** The panel itself, before anyone signed in: sign-in and invitations only. */
+  panel: boolean;
+  /** A signed-in panel member, even one who still owes two-factor: their own account and sessions. */
+  user: boolean;
+  /** A panel member who may manage keys, webhooks and gateways (owner, admin, developer). */
+  developer: boolean;
+  /** A panel member who may manage the team (owner, admin). */
+  teamAdmin: boolean;
+  /** The tenant's owner in the panel. */
+  owner: boolean;
 }
 
 export const builder = new SchemaBuilder<{
@@ -65,14 +75,11 @@ export const builder = new SchemaBuilder<{
     onUnusedQuery: null,
   },
   scopeAuth: {
-    authScopes: (ctx) => ({
-      operator: ctx.actor.kind === "operator",
-      tenant: ctx.actor.kind === "tenant",
-      write: ctx.actor.kind === "operator" || ctx.actor.scope === "WRITE",
-    }),
-    unauthorizedError: (_parent, _ctx, _info, result) => {
+    authScopes: (ctx) => grantsOf(ctx.actor),
+    unauthorizedError: (_parent, ctx, _info, result) => {
       const scope = firstFailedScope(result.failure);
       if (scope === "operator") return new AppError("operator_only");
+      if (scope && ROLE_SCOPES.has(scope) && isMember(ctx.actor)) return new AppError("role_forbidden");
       return new AppError("insufficient_scope");
     },
   },

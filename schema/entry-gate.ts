@@ -11,6 +11,7 @@ import { constantTimeEqual } from "../core/shared/secrets.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { Context } from "./context.ts";
 import { toGraphQLError } from "./errors.ts";
+import { panelClientOf, type PanelClient } from "../contract/panel-request.ts";
 import { FACADE_CLIENT_ADDRESS_HEADER, FACADE_SECRET_HEADER, facadeRequestOf, type FacadeRequest } from "../contract/facade-request.ts";
 import { idempotencyOnExecute, idempotencyOnResponse, type IdempotencyState } from "./graphql-idempotency.ts";
 import { rootFieldCount, type GraphQLRateLimits } from "./graphql-rate-limit.ts";
@@ -22,6 +23,8 @@ export interface GateState extends IdempotencyState {
   address: string;
   /** Set when the trusted facade sent the request on behalf of a /v1 call. */
   facade: FacadeRequest | null;
+  /** Set when the trusted panel sent the request on behalf of a browser. */
+  panel: PanelClient | null;
   rateHeaders?: Record<string, string>;
 }
 
@@ -72,11 +75,13 @@ export function entryGate(opts: EntryGateOptions): Plugin<Context> {
     async onParams({ request, params, context }) {
       const trusted = trustedFacade(request, opts);
       const facade = trusted ? facadeRequestOf(params.extensions) : null;
+      const panel = trusted ? panelClientOf(params.extensions) : null;
       const forwarded = trusted ? request.headers.get(FACADE_CLIENT_ADDRESS_HEADER) : null;
-      const address = forwarded ?? socketAddress(context);
+      const address = panel?.address ?? forwarded ?? socketAddress(context);
       // /v1 never had the failed-authentication cap (its answers stay as the contract has them); direct
-      // GraphQL callers are capped per address, the address a spoofed header cannot change.
-      const capped = !facade && !!address;
+      // GraphQL callers are capped per address, the address a spoofed header cannot change. The panel
+      // limits its sign-in form itself, and an expired session cookie is no guess.
+      const capped = !facade && !panel && !!address;
       if (capped) {
         const locked = await limits.authLocked(address);
         if (locked) throw locked;
@@ -84,7 +89,10 @@ export function entryGate(opts: EntryGateOptions): Plugin<Context> {
       const header = request.headers.get("authorization");
       let auth: AuthResult;
       try {
-        auth = await authenticate(runtime, header);
+        // The panel before sign-in has no credential: it may reach only the sign-in operations (scope `panel`).
+        auth = panel && !header ? { kind: "panel" } : await authenticate(runtime, header);
+        // A panel session token is a credential only when the panel presents it.
+        if (auth.kind === "user" && !panel) throw new AppError("unauthorized");
       } catch (e) {
         if (!isAppError(e)) throw e;
         // Only a presented credential counts: a missing one guesses nothing.
@@ -97,6 +105,7 @@ export function entryGate(opts: EntryGateOptions): Plugin<Context> {
         requestId: request.headers.get("x-request-id") ?? "",
         address,
         facade,
+        panel,
         idempotencyKey: request.headers.get("idempotency-key") ?? undefined,
         params: { query: params.query ?? null, operationName: params.operationName ?? null, variables: params.variables ?? null, extensions: params.extensions ?? null },
       });

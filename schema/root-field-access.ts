@@ -6,7 +6,7 @@
 import { Kind, type DocumentNode, type GraphQLField, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 import { AppError } from "../core/shared/errors.ts";
 import type { Actor } from "./context.ts";
-import { ALLOWED_WHEN_READ_ONLY } from "./scopes.ts";
+import { ALLOWED_WHEN_READ_ONLY, grantsOf, isMember, MEMBER_SELF_SERVICE, ROLE_SCOPES } from "./scopes.ts";
 import type { Scopes } from "./builder.ts";
 
 type ScopeMap = Partial<Record<keyof Scopes | "$any" | "$all", unknown>>;
@@ -38,11 +38,7 @@ export function rootFieldNames(document: DocumentNode, op: OperationDefinitionNo
   return names;
 }
 
-const grants = (actor: Actor): Scopes => ({
-  operator: actor.kind === "operator",
-  tenant: actor.kind === "tenant",
-  write: actor.kind === "operator" || actor.scope === "WRITE",
-});
+const grants = (actor: Actor): Scopes => grantsOf(actor);
 
 /** The first scope of a map that fails, as scope-auth reports it; null when the map passes. */
 function failedScope(map: ScopeMap, have: Scopes, all = false): string | null {
@@ -81,8 +77,9 @@ export function rootFieldRefusal(schema: GraphQLSchema, document: DocumentNode, 
     if (scopes === "unknown") return new AppError("insufficient_scope");
     const failed = scopes ? failedScope(scopes, have) : null;
     if (failed === "operator") return new AppError("operator_only");
+    if (failed && ROLE_SCOPES.has(failed) && isMember(actor)) return new AppError("role_forbidden");
     if (failed) return new AppError("insufficient_scope");
-    if (op.operation === "mutation" && actor.kind === "tenant" && actor.readOnly && !ALLOWED_WHEN_READ_ONLY.has(name)) return new AppError("account_locked");
+    if (op.operation === "mutation" && actor.kind === "tenant" && actor.readOnly && !ALLOWED_WHEN_READ_ONLY.has(name) && !MEMBER_SELF_SERVICE.has(name)) return new AppError("account_locked");
   }
   return null;
 }

@@ -26,6 +26,7 @@ import "./types/entitlements.ts";
 import "./types/referral.ts";
 import "./types/renewal-campaign.ts";
 import "./types/email.ts";
+import "./types/team.ts";
 import "./mutations/tenants.ts";
 import "./mutations/tenants/update-tenant-email-settings.ts";
 import "./mutations/tenants/update-tenant-contacts.ts";
@@ -39,6 +40,7 @@ import "./mutations/plan-changes.ts";
 import "./mutations/charge-and-links.ts";
 import "./mutations/refunds.ts";
 import "./mutations/renewal-campaigns.ts";
+import "./mutations/team.ts";
 
 builder.queryType({ description: "Reads. Tenant keys see their own tenant; the operator passes tenantId." });
 builder.mutationType({ description: "Operator and tenant actions. Every business rule lives in core/." });

@@ -4,7 +4,37 @@ import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTyp
 import type { AuthFailure } from "@pothos/plugin-scope-auth";
 import type { GraphQLFieldResolver } from "graphql";
 import { AppError } from "../core/shared/errors.ts";
-import type { Context } from "./context.ts";
+import type { Actor, Context } from "./context.ts";
+import type { Scopes } from "./builder.ts";
+import { ROLE_PERMISSIONS } from "../core/team/team-rules.ts";
+
+/**
+ * The scopes an actor holds, for scope-auth and for the up-front check (root-field-access.ts). A panel
+ * member who owes two-factor (the owner requires it) holds only `user` until they turn it on.
+ */
+export function grantsOf(actor: Actor): Scopes {
+  const user = actor.kind === "tenant" ? actor.user : undefined;
+  const full = actor.kind === "tenant" && !user?.owesTwoFactor;
+  const role = user && full ? ROLE_PERMISSIONS[user.role] : null;
+  return {
+    operator: actor.kind === "operator",
+    tenant: full,
+    write: actor.kind === "operator" || (full && actor.scope === "WRITE"),
+    panel: actor.kind === "panel",
+    user: !!user,
+    developer: !!role?.developer,
+    teamAdmin: !!role?.team,
+    owner: !!role?.owner,
+  };
+}
+
+/** Scopes only a panel member can hold: failing one is a member's role_forbidden, anyone else's insufficient_scope. */
+export const ROLE_SCOPES: ReadonlySet<string> = new Set(["developer", "teamAdmin", "owner"]);
+
+export const isMember = (actor: Actor): boolean => actor.kind === "tenant" && !!actor.user;
+
+/** A member's own sign-out and two-factor set-up stay open in a read-only account. */
+export const MEMBER_SELF_SERVICE: ReadonlySet<string> = new Set(["signOut", "startTwoFactor", "enableTwoFactor"]);
 
 export function firstFailedScope(failure: AuthFailure): string | undefined {
   if (failure.kind === "AuthScope") return failure.scope;
@@ -35,7 +65,7 @@ export class ReadOnlyAccountsPlugin<Types extends SchemaTypes> extends BasePlugi
     resolver: GraphQLFieldResolver<unknown, Types["Context"], object>,
     fieldConfig: PothosOutputFieldConfig<Types>,
   ): GraphQLFieldResolver<unknown, Types["Context"], object> {
-    if (fieldConfig.kind !== "Mutation" || ALLOWED_WHEN_READ_ONLY.has(fieldConfig.name)) return resolver;
+    if (fieldConfig.kind !== "Mutation" || ALLOWED_WHEN_READ_ONLY.has(fieldConfig.name) || MEMBER_SELF_SERVICE.has(fieldConfig.name)) return resolver;
     return (parent, args, ctx, info) => {
       if (isLockedAccount(ctx as Context)) throw new AppError("account_locked");
       return resolver(parent, args, ctx, info);

@@ -8,6 +8,7 @@ export function tenantIdFor(ctx: Context, requested?: string | null): string {
     if (requested && requested !== ctx.actor.tenantId) throw notFound("tenant");
     return ctx.actor.tenantId;
   }
+  if (ctx.actor.kind !== "operator") throw new AppError("insufficient_scope");
   if (!requested) throw new AppError("invalid_argument", { error: "tenantId is required for the operator" });
   return requested;
 }

@@ -5,6 +5,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { tenantClock } from "../core/shared/clock.ts";
 import { AppError } from "../core/shared/errors.ts";
 import type { Runtime } from "../core/runtime.ts";
+import { ROLE_PERMISSIONS } from "../core/team/team-rules.ts";
 import type { Actor, Context } from "./context.ts";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { entryGate, gateError, gateStateOf, isInProcess } from "./entry-gate.ts";
@@ -115,6 +116,29 @@ export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga
       if (!state) throw gateError(new AppError("unauthorized")); // the gate admits every request first
       const { auth, requestId } = state;
       if (auth.kind === "operator") return { runtime, db: runtime.db, actor: { kind: "operator" }, clock: runtime.wallClock, requestId };
+      if (auth.kind === "panel") return { runtime, db: runtime.db, actor: { kind: "panel", client: state.panel ?? { address: "", userAgent: "" } }, clock: runtime.wallClock, requestId };
+      if (auth.kind === "user") {
+        const { principal } = auth;
+        const actor: Actor = {
+          kind: "tenant",
+          tenantId: principal.tenantId,
+          keyId: "",
+          user: {
+            id: principal.userId,
+            sessionId: principal.sessionId,
+            email: principal.email,
+            role: principal.role,
+            twoFactorOn: principal.twoFactorOn,
+            owesTwoFactor: principal.tenant.twoFactorRequired && !principal.twoFactorOn,
+            client: state.panel ?? { address: "", userAgent: "" },
+          },
+          scope: ROLE_PERMISSIONS[principal.role].write ? "WRITE" : "READ",
+          readOnly: principal.tenant.readOnly,
+          mode: principal.tenant.mode,
+          clockAt: principal.tenant.clockAt,
+        };
+        return { runtime, db: runtime.db, actor, clock: tenantClock(principal.tenant, runtime.wallClock), requestId };
+      }
       const actor: Actor = {
         kind: "tenant",
         tenantId: auth.tenantId,

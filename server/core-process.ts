@@ -4,7 +4,7 @@
 import v8 from "node:v8";
 import fs from "node:fs";
 import path from "node:path";
-import { seedDemoTenant, type DemoTenant } from "../core/demo/seed-demo-tenant.ts";
+import { ensureDemoOwner, seedDemoTenant, type DemoTenant } from "../core/demo/seed-demo-tenant.ts";
 import { checkCredentialsKey } from "../core/gateways/check-credentials-key.ts";
 import { CredentialKeyError, CredentialsVault, loadCredentialKeys, type CredentialKeyRing } from "../core/gateways/credentials-vault.ts";
 import { createRuntime } from "../core/create-runtime.ts";
@@ -110,6 +110,8 @@ export async function startCore(role: CoreRole): Promise<void> {
   const metricsServer = metricsExposure.port ? await startMetricsListener(metricsExposure.port) : undefined;
   const scheduler = role === "api" ? undefined : await startScheduler(runtime);
   const demo = role === "jobs" ? null : await seedDemoTenant(runtime);
+  // A demo tenant from before the panel gets its owner on the next start.
+  const laterOwner = role === "jobs" || demo ? null : await ensureDemoOwner(runtime);
   // Not awaited before serving: billing never waits on SMTP, and the outbox retries once it answers.
   if (scheduler) {
     mailer.verify().catch((err: Error) => logger.warn({ err: err.message, transport: mailer.description }, "e-mail transport is not reachable yet: messages stay queued and are retried"));
@@ -144,6 +146,7 @@ export async function startCore(role: CoreRole): Promise<void> {
         `  write key:  ${seeded.writeKey}`,
         `  read key:   ${seeded.readKey}`,
         `  checkout:   ${publicUrl}/checkout/${seeded.monthlyOfferId}?coupon=${seeded.couponCode}   (card 4242 4242 4242 4242)`,
+        ...panelLines(seeded.panelOwner),
         "",
         "  try:",
         `  curl -s ${publicUrl}/v1/entitlements?external_id=demo-customer -H 'Authorization: Bearer ${seeded.readKey}'`,
@@ -151,6 +154,7 @@ export async function startCore(role: CoreRole): Promise<void> {
         `  curl -s ${publicUrl}/v1/events -H 'Authorization: Bearer ${seeded.writeKey}'`,
       );
     } else if (server) {
+      lines.push(...panelLines(laterOwner));
       lines.push(
         "",
         "  the demo tenant exists; its keys were printed on the first run. Mint a new one with:",
@@ -160,5 +164,10 @@ export async function startCore(role: CoreRole): Promise<void> {
       );
     }
     console.log(lines.join("\n"));
+  }
+
+  function panelLines(owner: { email: string; password: string } | null): string[] {
+    if (!owner || !server) return [];
+    return [`  panel:      ${publicUrl}/panel/login   e-mail ${owner.email}   password (shown once): ${owner.password}`];
   }
 }

@@ -63,6 +63,20 @@ describe("first run", () => {
       }
       const token = /operator token .*: (adm_\S+)/.exec(first.banner)![1]!;
       expect(fs.readFileSync(path.join(dataDir, "admin-token"), "utf8").trim()).toBe(token);
+      // The panel's owner: the printed e-mail and password sign in at the printed URL.
+      const panel = /panel: +(http\S+\/panel\/login) +e-mail (\S+) +password \(shown once\): (\S+)/.exec(first.banner)!;
+      expect(panel).not.toBeNull();
+      const login = await fetch(panel[1]!);
+      const pre = login.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ");
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await login.text())![1]!;
+      const signedIn = await fetch(panel[1]!, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: pre, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrf, email: panel[2]!, password: panel[3]! }).toString(),
+      });
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get("location")).toBe("/panel/");
     } finally {
       await first.stop();
     }
@@ -70,6 +84,7 @@ describe("first run", () => {
     await second.stop();
     expect(second.banner).toContain("the demo tenant exists");
     expect(second.banner).not.toMatch(/bk_test_[0-9A-Za-z]{32}/);
+    expect(second.banner).not.toContain("password (shown once)");
   });
 });
 

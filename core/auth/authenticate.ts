@@ -5,8 +5,11 @@ import { digestMatchesSecret, sha256 } from "../shared/secrets.ts";
 import type { Runtime } from "../runtime.ts";
 import type { KeyRecord } from "./key-cache.ts";
 import { looksLikeApiKey } from "./api-key-format.ts";
+import { authenticatePanelSession, type PanelPrincipal } from "../team/authenticate-panel-session.ts";
+import { looksLikeSessionToken } from "../team/team-secrets.ts";
 
-export type AuthResult = { kind: "operator" } | ({ kind: "tenant" } & KeyRecord);
+/** `panel`: the panel itself before anyone signed in; `user`: a signed-in member (panel session token). */
+export type AuthResult = { kind: "operator" } | ({ kind: "tenant" } & KeyRecord) | { kind: "panel" } | { kind: "user"; principal: PanelPrincipal };
 
 export async function authenticate(runtime: Runtime, header: string | null | undefined): Promise<AuthResult> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
@@ -14,6 +17,11 @@ export async function authenticate(runtime: Runtime, header: string | null | und
   // One digest serves both the operator check (constant time) and the key lookup.
   const digest = sha256(token);
   if (runtime.config.adminToken && digestMatchesSecret(digest, runtime.config.adminToken)) return { kind: "operator" };
+  if (looksLikeSessionToken(token)) {
+    const principal = await authenticatePanelSession(runtime, token);
+    if (!principal) throw new AppError("unauthorized", { error: "panel session expired or signed out" });
+    return { kind: "user", principal };
+  }
   if (!looksLikeApiKey(token)) throw new AppError("unauthorized");
 
   // Lookup is by SHA-256 of the key through a unique index, so no clear key is ever compared.

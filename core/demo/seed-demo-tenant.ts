@@ -11,6 +11,7 @@ import type { Runtime } from "../runtime.ts";
 import { isAppError } from "../shared/errors.ts";
 import { createApiKey } from "../tenants/create-api-key.ts";
 import { createTenant } from "../tenants/create-tenant.ts";
+import { createTenantOwner } from "../team/create-tenant-owner.ts";
 import { createWebhookEndpoint } from "../webhooks/create-webhook-endpoint.ts";
 import { DEMO_RECEIVER_PATH, DEMO_TENANT_NAME, forgetDemoReceiverKeys } from "./receive-demo-webhook.ts";
 
@@ -23,6 +24,18 @@ export interface DemoTenant {
   monthlyOfferId: string;
   yearlyOfferId: string;
   couponCode: string;
+  /** The panel's first owner, with its generated password (shown once). */
+  panelOwner: { email: string; password: string } | null;
+}
+
+export const DEMO_OWNER_EMAIL = "dono@demo.example";
+
+/** The demo tenant's panel owner, made once (also for a demo tenant seeded before the panel existed). */
+export async function ensureDemoOwner(runtime: Runtime): Promise<{ tenantId: string; email: string; password: string } | null> {
+  const tenant = await runtime.db.prisma.tenant.findFirst({ where: { name: DEMO_TENANT_NAME }, select: { id: true } });
+  if (!tenant) return null;
+  const owner = await createTenantOwner(runtime.db.prisma, { tenantId: tenant.id, email: DEMO_OWNER_EMAIL });
+  return owner && { tenantId: tenant.id, ...owner };
 }
 
 /** Seeds the demo tenant unless one exists; returns null when it was already there. */
@@ -63,6 +76,7 @@ export async function seedDemoTenant(runtime: Runtime): Promise<DemoTenant | nul
   const write = await createApiKey(prisma, { tenantId: tenant.id, scope: "WRITE" });
   const read = await createApiKey(prisma, { tenantId: tenant.id, scope: "READ" });
   forgetDemoReceiverKeys(prisma); // the demo receiver answers from now on, not after its cache expires
+  const panelOwner = await createTenantOwner(prisma, { tenantId: tenant.id, email: DEMO_OWNER_EMAIL });
   return {
     tenantId: tenant.id,
     writeKey: write.key,
@@ -70,5 +84,6 @@ export async function seedDemoTenant(runtime: Runtime): Promise<DemoTenant | nul
     monthlyOfferId: monthly.id,
     yearlyOfferId: yearly.id,
     couponCode: coupon.code,
+    panelOwner,
   };
 }

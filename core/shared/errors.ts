@@ -101,6 +101,17 @@ export const ERROR_CATALOG = {
   gateway_unavailable: { status: 503, error: "payment gateway temporarily unavailable; retry shortly", code: "unavailable" },
   /** The /v1 facade could not reach the GraphQL core (GRAPHQL_URL) or it did not answer in time. */
   core_unavailable: { status: 503, error: "service temporarily unavailable; retry shortly", code: "unavailable" },
+  /** Panel sign-in: the same answer for an unknown e-mail and a wrong password. */
+  invalid_credentials: { status: 401, error: "e-mail ou senha incorretos", code: "invalid_credentials" },
+  /** Panel sign-in or two-factor set-up: a wrong, reused or missing two-factor code. */
+  invalid_code: { status: 401, error: "código de verificação inválido", code: "invalid_code" },
+  /** Panel sign-in: too many wrong passwords or codes for this account; it waits. */
+  sign_in_locked: { status: 429, error: "muitas tentativas de entrada; aguarde alguns minutos e tente novamente", code: "sign_in_locked" },
+  /** An invitation or password-reset link that expired, was used already, or never existed. */
+  team_link_invalid: { status: 410, error: "este link expirou ou já foi utilizado", code: "team_link_invalid" },
+  weak_password: { status: 422, error: "a senha precisa ter ao menos 12 caracteres e não ser fácil de adivinhar", code: "weak_password" },
+  /** A panel user whose role does not allow this action. */
+  role_forbidden: { status: 403, error: "o seu papel na equipe não permite esta ação", code: "role_forbidden" },
   internal: { status: 500, error: "internal error", code: "internal" },
 } as const satisfies Record<string, CatalogEntry>;
 

@@ -20,6 +20,9 @@ export const ulid = (): string => plainUlid(undefined, pooledRandom);
 
 export const ID_PREFIX = {
   tenant: "tn",
+  tenantUser: "usr",
+  panelSession: "pss",
+  teamLink: "tml",
   apiKey: "key",
   customer: "cus",
   product: "prod",

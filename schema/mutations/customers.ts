@@ -6,7 +6,8 @@ import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
 import { clockFor, tenantIdFor } from "../tenant-scope.ts";
 
-const actorOf = (ctx: Context) => (ctx.actor.kind === "operator" ? "operator" : `key:${ctx.actor.keyId}`);
+const actorOf = (ctx: Context) =>
+  ctx.actor.kind === "tenant" ? (ctx.actor.user ? `user:${ctx.actor.user.id}` : `key:${ctx.actor.keyId}`) : ctx.actor.kind;
 
 const CustomerUpdateResult = builder.objectRef<UpdateCustomerResult>("CustomerUpdateResult").implement({
   description: "Result of a customer edit.",

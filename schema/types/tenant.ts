@@ -54,9 +54,9 @@ builder.queryFields((t) => ({
     type: Viewer,
     description: "The caller: operator, or a tenant key with its scope.",
     resolve: (_r, _a, ctx) =>
-      ctx.actor.kind === "operator"
-        ? { kind: "operator", tenantId: null, scope: null, readOnly: false }
-        : { kind: "tenant", tenantId: ctx.actor.tenantId, scope: ctx.actor.scope, readOnly: ctx.actor.readOnly },
+      ctx.actor.kind === "tenant"
+        ? { kind: "tenant", tenantId: ctx.actor.tenantId, scope: ctx.actor.scope, readOnly: ctx.actor.readOnly }
+        : { kind: ctx.actor.kind, tenantId: null, scope: null, readOnly: false },
   }),
   tenant: t.prismaField({
     type: "Tenant",
@@ -64,7 +64,7 @@ builder.queryFields((t) => ({
     description: "A tenant by id (operator), or the caller's own tenant (tenant key, id ignored when equal).",
     args: { id: t.arg.id({ required: true, description: "tn_ id." }) },
     resolve: (query, _r, args, ctx) => {
-      if (ctx.actor.kind === "tenant" && ctx.actor.tenantId !== String(args.id)) return null;
+      if (ctx.actor.kind === "panel" || (ctx.actor.kind === "tenant" && ctx.actor.tenantId !== String(args.id))) return null;
       return ctx.db.prisma.tenant.findUnique({ ...query, where: { id: String(args.id) } });
     },
   }),

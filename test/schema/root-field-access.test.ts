@@ -20,8 +20,15 @@ describe("root field access, decided up front", () => {
 
   it("answers as scope-auth and the read-only rule: operator_only, insufficient_scope, account_locked", () => {
     const mutations = Object.values(schema.getMutationType()!.getFields());
+    // The panel's own fields (sign-in before a session, a member's account): neither the operator nor a key may call them.
+    const panelOnly = (scopes: Record<string, unknown>) => Object.keys(scopes).every((s) => ["panel", "user", "owner", "teamAdmin", "developer"].includes(s));
     for (const field of mutations) {
       const scopes = declaredScopes(field) as Record<string, unknown>;
+      if (panelOnly(scopes)) {
+        expect(refusal("mutation", field.name, { kind: "operator" }), field.name).toBe("insufficient_scope");
+        expect(refusal("mutation", field.name, tenant("WRITE")), field.name).toBe("insufficient_scope");
+        continue;
+      }
       const operatorOnly = Object.keys(scopes).length === 1 && scopes.operator === true;
       expect(refusal("mutation", field.name, { kind: "operator" }), field.name).toBeNull();
       expect(refusal("mutation", field.name, tenant("READ")), field.name).toBe(operatorOnly ? "operator_only" : "insufficient_scope");

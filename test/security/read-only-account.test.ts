@@ -12,7 +12,10 @@ const OPERATOR_ONLY = [
   "createTenant", "createApiKey", "revokeApiKey", "setTenantRateLimits", "setTenantReadOnly", "setTenantSuspended", "setRenewalsPaused",
   "createWebhookEndpoint", "rotateWebhookSecret", "createProduct", "createPlan", "updatePlanEntitlements", "createGatewayAccount",
   "updateGatewayAccountCredentials", "setDefaultGatewayAccount", "createOffer", "createOneTimeOffer", "createCoupon", "createReferralProgram", "createRenewalCampaign", "setRenewalCampaignActive",
+  "inviteTenantUser",
 ];
+/** The panel's own mutations (sign-in, a member's account): an API key hears insufficient_scope whatever the account mode. */
+const PANEL_ONLY = ["acceptInvitation", "inviteTeamMember", "requestPasswordReset", "resetPassword", "signIn", "confirmSignInCode", "signOut", "startTwoFactor", "enableTwoFactor", "setTwoFactorRequired"];
 /** Tenant mutations that change state: a read-only account's write key hears account_locked. */
 const LOCKED_WHEN_READ_ONLY = [
   "advanceClock", "simulatePixPayment", "simulateChargeback", "redeliverEvent", "chargeNow", "createPaymentMethodLink", "createRenewalLink",
@@ -70,7 +73,7 @@ describe("read-only account mode on every mutation", () => {
   });
 
   it("classifies every Mutation field of the schema", () => {
-    const classified = [...OPERATOR_ONLY, ...LOCKED_WHEN_READ_ONLY, ...ALLOWED_WHEN_READ_ONLY].sort();
+    const classified = [...OPERATOR_ONLY, ...LOCKED_WHEN_READ_ONLY, ...ALLOWED_WHEN_READ_ONLY, ...PANEL_ONLY].sort();
     expect(classified).toEqual(Object.keys(mutationFields).sort());
   });
 
@@ -88,5 +91,10 @@ describe("read-only account mode on every mutation", () => {
 
   it.each(OPERATOR_ONLY)("%s: a read-only account's write key still hears operator_only", async (name) => {
     expect(await codeOf(name, locked.writeKey)).toBe("operator_only");
+  });
+
+  it.each(PANEL_ONLY)("%s: an API key hears insufficient_scope (the panel's own)", async (name) => {
+    expect(await codeOf(name, locked.writeKey)).toBe("insufficient_scope");
+    expect(await codeOf(name, open.writeKey)).toBe("insufficient_scope");
   });
 });

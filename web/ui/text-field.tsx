@@ -13,7 +13,7 @@ export interface TextFieldProps {
   value: string;
   /** The error shown under this field, if any. */
   error?: string | null;
-  type?: "text" | "email" | "tel";
+  type?: "text" | "email" | "tel" | "password";
   autocomplete?: string;
   inputmode?: "numeric" | "tel" | "email";
   placeholder?: string;
