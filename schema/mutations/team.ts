@@ -112,7 +112,7 @@ builder.mutationFields((t) => ({
       role: t.arg({ type: TenantUserRoleEnum, required: true, description: "Role in the team." }),
     },
     resolve: (_r, args, ctx) =>
-      inviteTenantUser(ctx.db.prisma, ctx.runtime.wallClock, {
+      inviteTenantUser(ctx.runtime, ctx.runtime.wallClock, {
         tenantId: tenantIdFor(ctx, String(args.tenantId)),
         email: args.email,
         role: args.role,
@@ -129,7 +129,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, args, ctx) => {
       const m = member(ctx);
-      return inviteTeamMember(ctx.db.prisma, ctx.runtime.wallClock, { tenantId: m.tenantId, inviterRole: m.role, email: args.email, role: args.role, publicUrl: ctx.runtime.config.publicUrl });
+      return inviteTeamMember(ctx.runtime, ctx.runtime.wallClock, { tenantId: m.tenantId, inviterRole: m.role, inviterEmail: m.email ?? null, email: args.email, role: args.role, publicUrl: ctx.runtime.config.publicUrl });
     },
   }),
   acceptInvitation: t.field({
@@ -153,8 +153,7 @@ builder.mutationFields((t) => ({
     authScopes: { panel: true },
     args: { email: t.arg.string({ required: true, description: "Sign-in e-mail.", validate: z.string().max(254) }) },
     resolve: async (_r, args, ctx) => {
-      const links = await requestPasswordReset(ctx.db.prisma, ctx.runtime.wallClock, { email: args.email, publicUrl: ctx.runtime.config.publicUrl });
-      ctx.runtime.passwordResetLinks?.(links);
+      await requestPasswordReset(ctx.runtime, ctx.runtime.wallClock, { email: args.email, publicUrl: ctx.runtime.config.publicUrl });
       return true;
     },
   }),
