@@ -104,7 +104,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   inviteTenantUser: t.field({
     type: TenantInvitationRef,
-    description: "Invite someone to a tenant's team: returns the single-use link (valid 7 days).",
+    description: "Invite someone to a tenant's team: the invitation e-mail is queued to that address, and the single-use link (valid 7 days) is returned.",
     authScopes: { operator: true },
     args: {
       tenantId: t.arg.id({ required: true, description: "tn_ id." }),
@@ -121,7 +121,7 @@ builder.mutationFields((t) => ({
   }),
   inviteTeamMember: t.field({
     type: TenantInvitationRef,
-    description: "An owner or admin invites someone to their own team (only an owner may invite an owner). Returns the single-use link.",
+    description: "An owner or admin invites someone to their own team (only an owner may invite an owner). The invitation e-mail is queued to that address; returns the single-use link.",
     authScopes: { teamAdmin: true },
     args: {
       email: t.arg.string({ required: true, description: "The invited e-mail.", validate: z.string().trim().min(3).max(254) }),
