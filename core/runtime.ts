@@ -30,11 +30,6 @@ export interface Runtime {
   gateways: Gateways;
   /** Lease durations (env: BILLING_LEASE_MS, REFUND_LEASE_MS, WEBHOOK_LEASE_MS, EMAIL_LEASE_MS, PAYMENT_IN_FLIGHT_MS, JOB_LEASE_MS). */
   leases: Leases;
-  /**
-   * Where password-reset links go once made (the e-mail outbox: they are sent to the account's own
-   * address, never shown to whoever asked). Unset: the links are made and not sent.
-   */
-  passwordResetLinks?: (links: import("./team/request-password-reset.ts").PasswordResetLink[]) => void;
   /** Fault injection for crash tests: called at named points; throwing there simulates a crash. Unset in production. */
   faults?: (point: FaultPoint) => void;
 }

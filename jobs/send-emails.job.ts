@@ -25,7 +25,7 @@ export async function sendEmails(
 ): Promise<Record<SendOutcome, number>> {
   const mailer = opts.mailer ?? defaultMailer(runtime);
   const now = opts.now ?? (() => runtime.wallClock.now());
-  const deps = { prisma: runtime.db.prisma, mailer, logger: runtime.logger, from: opts.from ?? mailFrom(), now, publicUrl: runtime.config.publicUrl, faults: runtime.faults };
+  const deps = { prisma: runtime.db.prisma, mailer, logger: runtime.logger, from: opts.from ?? mailFrom(), now, publicUrl: runtime.config.publicUrl, linkVault: runtime.gateways.vault, faults: runtime.faults };
   const counts: Record<SendOutcome, number> = { sent: 0, retry: 0, failed: 0 };
   for (let batch = 0; batch < (opts.maxBatches ?? 10); batch++) {
     const claimed = await claimDueEmails(runtime.db.prisma, { limit: BATCH, now: now(), leaseMs: runtime.leases?.emailMs ?? EMAIL_LEASE_MS, tenantId: opts.tenantId });

@@ -4,7 +4,7 @@
 import { newId } from "../shared/ids.ts";
 import type { Tx } from "../shared/tx.ts";
 import { headerText, messageIdFor } from "./email.rules.ts";
-import { type EmailContent, isCustomerTemplate } from "./templates/email-content.ts";
+import { type EmailContent, isCustomerTemplate, isTeamTemplate } from "./templates/email-content.ts";
 import { emailSubject } from "./templates/subjects.ts";
 
 export interface QueuedEmail {
@@ -12,7 +12,7 @@ export interface QueuedEmail {
   content: EmailContent;
   /** What caused it, unique per template: an event id, a payment id, ... */
   sourceKey: string;
-  /** Customers: their address. Vendor alarms: omitted, the tenant's contact addresses are used. */
+  /** Customers and team e-mails: their address. Vendor alarms: omitted, the tenant's contact addresses are used. */
   to?: string;
   customerId?: string | null;
   eventId?: string | null;
@@ -34,7 +34,8 @@ export async function queueEmails(tx: Tx, emails: QueuedEmail[]): Promise<number
     if (!tenant) continue;
     const customer = isCustomerTemplate(e.content.template);
     if (customer && tenant.customerEmailsOff.includes(e.content.template)) continue;
-    const to = customer ? e.to : tenant.contactEmails.join(", ");
+    // Team e-mails (an invitation, a reset) go to the one person named, never to the contact list.
+    const to = customer || isTeamTemplate(e.content.template) ? e.to : tenant.contactEmails.join(", ");
     if (!to) continue;
     const senderName = headerText(tenant.emailSenderName || tenant.name);
     const id = newId("email");

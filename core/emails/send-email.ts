@@ -9,11 +9,13 @@ import type { ClaimedEmail } from "./claim-emails.ts";
 import { classifyEmailError, emailBackoffMs, headerText, isCleanAddress, MAX_EMAIL_ATTEMPTS, messageIdFor, type EmailErrorCategory } from "./email.rules.ts";
 import type { Mailer } from "./mailer.ts";
 import { renderOutboxEmail } from "./render-outbox-email.ts";
+import type { LinkVault } from "./team-email-link.ts";
+import { isTeamTemplate } from "./templates/email-content.ts";
 
 export type SendOutcome = "sent" | "retry" | "failed";
 
 export async function sendEmail(
-  deps: { prisma: PrismaClient; mailer: Mailer; logger: Logger; from: string; now: () => Date; publicUrl: string; faults?: (point: FaultPoint) => void },
+  deps: { prisma: PrismaClient; mailer: Mailer; logger: Logger; from: string; now: () => Date; publicUrl: string; linkVault?: LinkVault; faults?: (point: FaultPoint) => void },
   email: ClaimedEmail,
 ): Promise<SendOutcome> {
   const attempts = email.attempts + 1;
@@ -33,19 +35,24 @@ export async function sendEmail(
   if (!recipients.every(isCleanAddress)) return fail("permanent_rejection", "recipient address refused (empty, malformed or carrying control characters)");
   const replyTo = email.reply_to && isCleanAddress(email.reply_to) ? email.reply_to : null;
 
+  // A team e-mail's link is single-use: it is opened for the recipient only, and what is kept on the
+  // row shows a placeholder in its place; once sent, the sealed link is dropped from the params.
+  const team = isTeamTemplate(email.kind);
   let rendered;
+  let kept;
   try {
-    rendered = await renderOutboxEmail(
-      { kind: email.kind, params: email.params, fromName: email.from_name },
-      { customerName: email.customer_name, sandbox: email.sandbox, publicUrl: deps.publicUrl },
-    );
+    const row = { kind: email.kind, params: email.params, fromName: email.from_name };
+    const frame = { customerName: email.customer_name, sandbox: email.sandbox, publicUrl: deps.publicUrl };
+    rendered = await renderOutboxEmail(row, team ? { ...frame, linkVault: deps.linkVault } : frame);
+    kept = team ? await renderOutboxEmail(row, frame) : rendered;
   } catch (err) {
     // A template that cannot render these params will not render them on a retry either.
     return fail("permanent_rejection", `not rendered: ${err instanceof Error ? err.message : String(err)}`);
   }
+  if (team && !deps.linkVault) return fail("permanent_rejection", "not rendered: no key to open the single-use link");
   const text = rendered?.text ?? email.body ?? "";
   const html = rendered?.html ?? email.html;
-  if (email.body === null && rendered) parts = { body: rendered.text, html: rendered.html };
+  if (email.body === null && kept) parts = { body: kept.text, html: kept.html };
 
   deps.faults?.("before-email-send");
   try {
@@ -82,7 +89,7 @@ export async function sendEmail(
   deps.faults?.("after-email-accepted");
   await deps.prisma.emailMessage.updateMany({
     where: { id: email.id, status: "PENDING" },
-    data: { status: "SENT", attempts, sentAt: deps.now(), lastErrorCategory: null, lastError: null, leaseUntil: null, ...parts },
+    data: { status: "SENT", attempts, sentAt: deps.now(), lastErrorCategory: null, lastError: null, leaseUntil: null, ...parts, ...(team ? { params: withoutLink(email.params) } : {}) },
   });
   deps.faults?.("after-email-sent");
   return "sent";
@@ -94,4 +101,10 @@ function senderFrom(from: string, vendorName: string | null): string {
   const address = headerText(m ? m[2]! : from);
   const name = headerText(vendorName || (m ? m[1]! : "")).replace(/["\\]/g, "");
   return name ? `"${name}" <${address}>` : address;
+}
+
+/** A sent team e-mail's params without the sealed link (nothing needs it any more). */
+function withoutLink(params: unknown): object {
+  const { url: _sealed, ...rest } = (params ?? {}) as Record<string, unknown>;
+  return rest;
 }

@@ -1,6 +1,10 @@
 // An invitation to a tenant's team: a single-use link that expires. Only the token's hash is stored;
-// the clear link is returned to the caller, who sends it (the e-mail outbox) or shows it.
-import type { PrismaClient, TenantUserRole } from "../../generated/prisma/client.ts";
+// the e-mail to the invited address is queued in the same transaction (its link sealed), and the clear
+// link is also returned to the caller, who may show it.
+import type { TenantUserRole } from "../../generated/prisma/client.ts";
+import { queueEmail } from "../emails/queue-email.ts";
+import { sealTeamLink } from "../emails/team-email-link.ts";
+import type { Runtime } from "../runtime.ts";
 import type { Clock } from "../shared/clock.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
@@ -13,6 +17,8 @@ export interface InviteTenantUserInput {
   role: TenantUserRole;
   /** The service's public base URL: the link points at its /panel/invite/<token>. */
   publicUrl: string;
+  /** The member who invites (their e-mail), when it is a member; null or absent for the operator. */
+  inviter?: string | null;
 }
 
 export interface Invitation {
@@ -22,17 +28,38 @@ export interface Invitation {
   expiresAt: Date;
 }
 
-export async function inviteTenantUser(prisma: PrismaClient, clock: Clock, input: InviteTenantUserInput): Promise<Invitation> {
+export async function inviteTenantUser(runtime: Pick<Runtime, "db" | "gateways">, clock: Clock, input: InviteTenantUserInput): Promise<Invitation> {
+  const prisma = runtime.db.prisma;
   const email = normalizeEmail(input.email);
   if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new AppError("invalid_email");
-  const tenant = await prisma.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true } });
+  const tenant = await prisma.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true, name: true } });
   if (!tenant) throw notFound("tenant");
   const member = await prisma.tenantUser.findUnique({ where: { tenantId_email: { tenantId: input.tenantId, email } }, select: { passwordHash: true } });
   if (member?.passwordHash) throw new AppError("conflict", { error: "this e-mail is already a member of the team" });
   const token = newLinkToken();
-  const expiresAt = new Date(clock.now().getTime() + INVITATION_TTL_MS);
-  await prisma.teamLink.create({
-    data: { id: newId("teamLink"), tenantId: input.tenantId, kind: "INVITATION", hash: tokenHash(token), email, role: input.role, expiresAt },
+  const now = clock.now();
+  const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
+  const id = newId("teamLink");
+  const url = `${input.publicUrl.replace(/\/+$/, "")}/panel/invite/${token}`;
+  await prisma.$transaction(async (tx) => {
+    await tx.teamLink.create({ data: { id, tenantId: input.tenantId, kind: "INVITATION", hash: tokenHash(token), email, role: input.role, expiresAt } });
+    await queueEmail(tx, {
+      tenantId: input.tenantId,
+      to: email,
+      sourceKey: id,
+      at: now,
+      content: {
+        template: "team_invitation",
+        params: {
+          linkId: id,
+          url: sealTeamLink(runtime.gateways.vault, id, url),
+          expiresAt: expiresAt.toISOString(),
+          tenantName: tenant.name,
+          inviter: input.inviter ?? null,
+          role: input.role,
+        },
+      },
+    });
   });
-  return { url: `${input.publicUrl.replace(/\/+$/, "")}/panel/invite/${token}`, email, role: input.role, expiresAt };
+  return { url, email, role: input.role, expiresAt };
 }

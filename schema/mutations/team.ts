@@ -104,7 +104,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   inviteTenantUser: t.field({
     type: TenantInvitationRef,
-    description: "Invite someone to a tenant's team: returns the single-use link (valid 7 days).",
+    description: "Invite someone to a tenant's team: the invitation e-mail is queued to that address, and the single-use link (valid 7 days) is returned.",
     authScopes: { operator: true },
     args: {
       tenantId: t.arg.id({ required: true, description: "tn_ id." }),
@@ -112,7 +112,7 @@ builder.mutationFields((t) => ({
       role: t.arg({ type: TenantUserRoleEnum, required: true, description: "Role in the team." }),
     },
     resolve: (_r, args, ctx) =>
-      inviteTenantUser(ctx.db.prisma, ctx.runtime.wallClock, {
+      inviteTenantUser(ctx.runtime, ctx.runtime.wallClock, {
         tenantId: tenantIdFor(ctx, String(args.tenantId)),
         email: args.email,
         role: args.role,
@@ -121,7 +121,7 @@ builder.mutationFields((t) => ({
   }),
   inviteTeamMember: t.field({
     type: TenantInvitationRef,
-    description: "An owner or admin invites someone to their own team (only an owner may invite an owner). Returns the single-use link.",
+    description: "An owner or admin invites someone to their own team (only an owner may invite an owner). The invitation e-mail is queued to that address; returns the single-use link.",
     authScopes: { teamAdmin: true },
     args: {
       email: t.arg.string({ required: true, description: "The invited e-mail.", validate: z.string().trim().min(3).max(254) }),
@@ -129,7 +129,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, args, ctx) => {
       const m = member(ctx);
-      return inviteTeamMember(ctx.db.prisma, ctx.runtime.wallClock, { tenantId: m.tenantId, inviterRole: m.role, email: args.email, role: args.role, publicUrl: ctx.runtime.config.publicUrl });
+      return inviteTeamMember(ctx.runtime, ctx.runtime.wallClock, { tenantId: m.tenantId, inviterRole: m.role, inviterEmail: m.email ?? null, email: args.email, role: args.role, publicUrl: ctx.runtime.config.publicUrl });
     },
   }),
   acceptInvitation: t.field({
@@ -153,8 +153,7 @@ builder.mutationFields((t) => ({
     authScopes: { panel: true },
     args: { email: t.arg.string({ required: true, description: "Sign-in e-mail.", validate: z.string().max(254) }) },
     resolve: async (_r, args, ctx) => {
-      const links = await requestPasswordReset(ctx.db.prisma, ctx.runtime.wallClock, { email: args.email, publicUrl: ctx.runtime.config.publicUrl });
-      ctx.runtime.passwordResetLinks?.(links);
+      await requestPasswordReset(ctx.runtime, ctx.runtime.wallClock, { email: args.email, publicUrl: ctx.runtime.config.publicUrl });
       return true;
     },
   }),

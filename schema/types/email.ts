@@ -1,16 +1,16 @@
 // What was sent: a tenant's e-mails from the outbox, typed, as a keyset connection. The recipient is the
 // customer's e-mail address, which the graph already shows the tenant on Customer; it never leaves the
 // tenant (a tenant key reads its own e-mails only, the operator names the tenant).
-import { CUSTOMER_TEMPLATES, VENDOR_TEMPLATES } from "../../core/emails/templates/email-content.ts";
+import { CUSTOMER_TEMPLATES, TEAM_TEMPLATES, VENDOR_TEMPLATES } from "../../core/emails/templates/email-content.ts";
 import { builder } from "../builder.ts";
 import { tenantIdFor } from "../tenant-scope.ts";
 import { keysetConnection } from "./page.ts";
 
-const TEMPLATES = [...CUSTOMER_TEMPLATES, ...VENDOR_TEMPLATES];
+const TEMPLATES = [...CUSTOMER_TEMPLATES, ...VENDOR_TEMPLATES, ...TEAM_TEMPLATES];
 const upper = (s: string) => s.toUpperCase();
 
 export const EmailTemplateEnum = builder.enumType("EmailTemplate", {
-  description: "Which e-mail: the customer ones (each can be turned off per tenant) and the vendor's alarms.",
+  description: "Which e-mail: the customer ones (each can be turned off per tenant), the vendor's alarms, and the team's invitations and password resets.",
   values: Object.fromEntries(TEMPLATES.map((t) => [upper(t), { value: t, description: `The ${t.replace(/_/g, " ")} e-mail.` }])) as Record<
     string,
     { value: (typeof TEMPLATES)[number]; description: string }

@@ -234,6 +234,30 @@ describe("the facts, in both parts", () => {
     expect(r.subject).toBe("O Pagar.me recusou as credenciais da conta Conta principal (gwa_01HZ)");
   });
 
+  it("team_invitation: team, role in pt-BR, who invited, the link and until when it works", async () => {
+    const r = await both(CONTENT.team_invitation, [
+      "joana@acme.example.com convidou você",
+      "administrador",
+      "Acme Cursos",
+      "https://cobrancas.example.com/panel/invite/3kQ9xV2mP7aL0cR5tY8wZ1bN4dF6gH9jK2lM5nO8pQ1",
+      "13/03/2026, 15:20",
+      "vale uma única vez",
+    ]);
+    expect(r.subject).toBe("Convite para a equipe de Acme Cursos no painel de cobranças");
+    const anonymous = await renderEmail({ template: "team_invitation", params: { ...CONTENT.team_invitation.params, inviter: null } } as EmailContent, VENDOR_FRAME);
+    expect(anonymous.text).toContain("Você foi convidado para a equipe de Acme Cursos");
+  });
+
+  it("password_reset: the link, until when it works, and to ignore it if it was not you", async () => {
+    const r = await both(CONTENT.password_reset, [
+      "https://cobrancas.example.com/panel/reset/7hT2wQ9eR4yU1iO6pA3sD8fG5hJ0kL2zX7cV4bN1mQ9",
+      "06/03/2026, 16:20",
+      "Se não foi você, ignore este e-mail",
+      "Acme Cursos",
+    ]);
+    expect(r.subject).toBe("Redefinição de senha do painel de cobranças (Acme Cursos)");
+  });
+
   it("sandbox: [TESTE] in the subject and a visible note that no money moved, in both parts", async () => {
     for (const content of Object.values(CONTENT)) {
       const test = await renderEmail(content, { ...frameFor(content), sandbox: true });

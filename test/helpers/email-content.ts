@@ -88,8 +88,28 @@ export const CONTENT: Record<EmailTemplate, EmailContent> = {
     template: "gateway_credentials_refused",
     params: { provider: "pagarme", account: "Conta principal (gwa_01HZ)", at: "2026-03-06T18:20:00.000Z" },
   },
+  team_invitation: {
+    template: "team_invitation",
+    params: {
+      linkId: "tl_01HZINVITE",
+      url: "https://cobrancas.example.com/panel/invite/3kQ9xV2mP7aL0cR5tY8wZ1bN4dF6gH9jK2lM5nO8pQ1",
+      expiresAt: "2026-03-13T18:20:00.000Z",
+      tenantName: "Acme Cursos",
+      inviter: "joana@acme.example.com",
+      role: "ADMIN",
+    },
+  },
+  password_reset: {
+    template: "password_reset",
+    params: {
+      linkId: "tl_01HZRESET",
+      url: "https://cobrancas.example.com/panel/reset/7hT2wQ9eR4yU1iO6pA3sD8fG5hJ0kL2zX7cV4bN1mQ9",
+      expiresAt: "2026-03-06T19:20:00.000Z",
+      tenantName: "Acme Cursos",
+    },
+  },
 };
 
 export function frameFor(content: EmailContent): EmailFrame {
-  return content.template === "webhook_endpoint_failing" || content.template === "gateway_credentials_refused" ? VENDOR_FRAME : CUSTOMER_FRAME;
+  return ["webhook_endpoint_failing", "gateway_credentials_refused", "team_invitation", "password_reset"].includes(content.template) ? VENDOR_FRAME : CUSTOMER_FRAME;
 }

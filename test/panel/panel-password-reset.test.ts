@@ -1,21 +1,21 @@
 // Password resets in the panel: a single-use link that expires, sent to the account's own address; the
 // form answers the same for an unknown e-mail; using the link ends every session of the account.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PasswordResetLink } from "../../core/team/request-password-reset.ts";
+import { describe, expect, it } from "vitest";
+import type { Mailer, OutgoingEmail } from "../../core/emails/mailer.ts";
+import { sendEmails } from "../../jobs/send-emails.job.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { newMember, PanelBrowser, signIn, uniqueEmail } from "../helpers/panel.ts";
 
-const sent: PasswordResetLink[] = [];
+/** Sends the tenant's outbox and returns the reset links delivered to `email` (the e-mail's own words). */
+async function resetLinksSent(tenantId: string, email: string): Promise<string[]> {
+  const out: OutgoingEmail[] = [];
+  const mailer: Mailer = { description: "memory", send: async (m) => void out.push(m), verify: async () => {} };
+  await sendEmails((await testService()).runtime, { mailer, tenantId });
+  return out.filter((m) => m.to === email).flatMap((m) => [...m.text.matchAll(/https?:\/\/\S+\/panel\/reset\/[0-9A-Za-z]+/g)].map((x) => x[0]));
+}
 
 describe("panel password reset", () => {
-  beforeAll(async () => {
-    (await testService()).runtime.passwordResetLinks = (links) => sent.push(...links);
-  });
-  afterAll(async () => {
-    (await testService()).runtime.passwordResetLinks = undefined;
-  });
-
   it("a reset link sets a new password once, ends the old sessions, and the old password stops working", async () => {
     const t = await newTenant();
     const m = await newMember(t.tenantId);
@@ -24,9 +24,9 @@ describe("panel password reset", () => {
     const asked = await b.submit("/panel/forgot", "/panel/forgot", { email: m.email.toUpperCase() });
     expect(asked.status).toBe(200);
     expect(asked.html).toContain("Se houver uma conta");
-    const link = sent.find((l) => l.email === m.email && l.tenantId === t.tenantId)!;
-    expect(link).toBeDefined();
-    const path = new URL(link.url).pathname;
+    const [url] = await resetLinksSent(t.tenantId, m.email);
+    expect(url).toBeDefined();
+    const path = new URL(url!).pathname;
     const weak = await b.submit(path, path, { password: "curta" });
     expect(weak.status).toBe(422);
     const done = await b.submit(path, path, { password: "uma-senha-nova-e-bem-longa-7" });
@@ -42,19 +42,19 @@ describe("panel password reset", () => {
 
   it("an unknown e-mail gets the same answer and no link; an expired link is refused", async () => {
     const b = await PanelBrowser.open();
-    const count = sent.length;
-    const asked = await b.submit("/panel/forgot", "/panel/forgot", { email: uniqueEmail("ninguem") });
+    const nobody = uniqueEmail("ninguem");
+    const asked = await b.submit("/panel/forgot", "/panel/forgot", { email: nobody });
     expect(asked.status).toBe(200);
     expect(asked.html).toContain("Se houver uma conta");
-    expect(sent.length).toBe(count);
+    expect(await (await testService()).runtime.db.prisma.emailMessage.count({ where: { to: nobody } })).toBe(0);
 
     const t = await newTenant();
     const m = await newMember(t.tenantId);
     await b.submit("/panel/forgot", "/panel/forgot", { email: m.email });
-    const link = sent.find((l) => l.email === m.email)!;
+    const [url] = await resetLinksSent(t.tenantId, m.email);
     const { runtime } = await testService();
     await runtime.db.prisma.teamLink.updateMany({ where: { tenantId: t.tenantId, kind: "PASSWORD_RESET" }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const path = new URL(link.url).pathname;
+    const path = new URL(url!).pathname;
     expect((await b.submit(path, path, { password: "uma-senha-nova-e-bem-longa-7" })).status).toBe(410);
     await signIn(m.email, m.password);
   });

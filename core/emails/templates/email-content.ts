@@ -16,12 +16,23 @@ export const CUSTOMER_TEMPLATES = [
 /** Sent to the vendor's team (the tenant's contact addresses); always on. */
 export const VENDOR_TEMPLATES = ["webhook_endpoint_failing", "gateway_credentials_refused"] as const;
 
+/**
+ * Sent to one member of a tenant's team at the explicit address (an invitation, a password reset);
+ * always on. They carry a single-use link: the row holds it sealed (see core/emails/team-email-link.ts).
+ */
+export const TEAM_TEMPLATES = ["team_invitation", "password_reset"] as const;
+
 export type CustomerTemplate = (typeof CUSTOMER_TEMPLATES)[number];
 export type VendorTemplate = (typeof VENDOR_TEMPLATES)[number];
-export type EmailTemplate = CustomerTemplate | VendorTemplate;
+export type TeamTemplate = (typeof TEAM_TEMPLATES)[number];
+export type EmailTemplate = CustomerTemplate | VendorTemplate | TeamTemplate;
 
 export function isCustomerTemplate(value: string): value is CustomerTemplate {
   return (CUSTOMER_TEMPLATES as readonly string[]).includes(value);
+}
+
+export function isTeamTemplate(value: string): value is TeamTemplate {
+  return (TEAM_TEMPLATES as readonly string[]).includes(value);
 }
 
 export type PaymentMethodFacts = { kind: "card"; brand: string; last4: string } | { kind: "pix" };
@@ -127,6 +138,29 @@ export interface GatewayCredentialsRefusedParams {
   at: string;
 }
 
+export type TeamRole = "OWNER" | "ADMIN" | "DEVELOPER" | "SUPPORT" | "VIEWER";
+
+/** The single-use link of a team e-mail. In the outbox row `url` is sealed; the sender opens it. */
+export interface TeamLinkFacts {
+  /** The team link's id (the seal is bound to it). */
+  linkId: string;
+  /** The link with its token: clear only while rendering for the recipient. */
+  url: string;
+  /** When the link stops working. */
+  expiresAt: string;
+}
+
+export interface TeamInvitationParams extends TeamLinkFacts {
+  tenantName: string;
+  /** Who invited, when a member did (their e-mail); null for the operator. */
+  inviter: string | null;
+  role: TeamRole;
+}
+
+export interface PasswordResetParams extends TeamLinkFacts {
+  tenantName: string;
+}
+
 export type EmailContent =
   | { template: "receipt"; params: ReceiptParams }
   | { template: "pix_charge_issued"; params: PixChargeIssuedParams }
@@ -136,7 +170,9 @@ export type EmailContent =
   | { template: "subscription_canceled"; params: SubscriptionCanceledParams }
   | { template: "refund_issued"; params: RefundIssuedParams }
   | { template: "webhook_endpoint_failing"; params: WebhookEndpointFailingParams }
-  | { template: "gateway_credentials_refused"; params: GatewayCredentialsRefusedParams };
+  | { template: "gateway_credentials_refused"; params: GatewayCredentialsRefusedParams }
+  | { template: "team_invitation"; params: TeamInvitationParams }
+  | { template: "password_reset"; params: PasswordResetParams };
 
 /** Who it comes from and to whom: the same for every template. */
 export interface EmailFrame {

@@ -3,6 +3,7 @@
 import type { EmailContent, EmailFrame, RenderedEmail } from "./email-content.ts";
 import { renderLayout, type TemplateBody } from "./email-layout.tsx";
 import { gatewayCredentialsRefusedEmail } from "./gateway-credentials-refused.tsx";
+import { passwordResetEmail } from "./password-reset.tsx";
 import { paymentDeclinedEmail } from "./payment-declined.tsx";
 import { pixChargeIssuedEmail } from "./pix-charge-issued.tsx";
 import { receiptEmail } from "./receipt.tsx";
@@ -10,6 +11,7 @@ import { refundIssuedEmail } from "./refund-issued.tsx";
 import { subscriptionCanceledEmail } from "./subscription-canceled.tsx";
 import { subscriptionSuspendedEmail } from "./subscription-suspended.tsx";
 import { emailSubject } from "./subjects.ts";
+import { teamInvitationEmail } from "./team-invitation.tsx";
 import { trialEndingEmail } from "./trial-ending.tsx";
 import { webhookEndpointFailingEmail } from "./webhook-endpoint-failing.tsx";
 
@@ -33,6 +35,10 @@ async function templateBody(content: EmailContent, frame: EmailFrame): Promise<T
       return webhookEndpointFailingEmail(content.params, frame);
     case "gateway_credentials_refused":
       return gatewayCredentialsRefusedEmail(content.params, frame);
+    case "team_invitation":
+      return teamInvitationEmail(content.params, frame);
+    case "password_reset":
+      return passwordResetEmail(content.params, frame);
   }
 }
 

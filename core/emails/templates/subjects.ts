@@ -35,5 +35,9 @@ function baseSubject(content: EmailContent, seller: string): string {
         : `Entregas de webhook esgotadas: ${content.params.endpointUrl}`;
     case "gateway_credentials_refused":
       return `O ${providerName(content.params.provider)} recusou as credenciais da conta ${content.params.account}`;
+    case "team_invitation":
+      return `Convite para a equipe de ${content.params.tenantName} no painel de cobranças`;
+    case "password_reset":
+      return `Redefinição de senha do painel de cobranças (${content.params.tenantName})`;
   }
 }

@@ -48,3 +48,16 @@ export function productLine(productName: string, planName: string | null): strin
 export const money = formatMoney;
 export const day = formatDay;
 export const dateTime = formatDateTime;
+
+const ROLES: Record<string, string> = {
+  OWNER: "proprietário",
+  ADMIN: "administrador",
+  DEVELOPER: "desenvolvedor",
+  SUPPORT: "suporte",
+  VIEWER: "leitor",
+};
+
+/** A team role in pt-BR ("ADMIN" -> "administrador"). */
+export function roleName(role: string): string {
+  return ROLES[role] ?? role.toLowerCase();
+}
