@@ -93,6 +93,33 @@ describe("order summary: the page's figures are what is charged", () => {
   }
 });
 
+describe("order summary after checkout", () => {
+  it("the Pix page shows the amount to pay, the coupon and the next charge from the same quote", async () => {
+    const t = await newTenant();
+    await coupon(t);
+    await advanceClock(t, START);
+    const r = await call("POST", `/checkout/${t.monthlyOfferId}`, { body: { ...FORM, method: "pix", coupon: "BEMVINDO10" }, as: "form" });
+    expect(r.status).toBe(201);
+    const rows = summaryRows(r.text);
+    expect(rows["Cobrado hoje"]).toBe(formatMoney(4491));
+    expect(rows["Cupom BEMVINDO10"]).toContain("nas 3 primeiras cobranças");
+    expect(rows["Próxima cobrança"]).toBe(`${formatMoney(4491)} em ${formatDay("2027-04-10T10:00:00.000Z")}`);
+    const payment = await (await prisma()).payment.findFirstOrThrow({ where: { tenantId: t.tenantId } });
+    expect(payment.amountCents).toBe(4491);
+  }, 120_000);
+
+  it("a trial's result page: nothing charged today, the card kept for the charge after the trial", async () => {
+    const t = await newTenant();
+    const offerId = await makeOffer(t, { trialDays: 7 });
+    await advanceClock(t, START);
+    const r = await call("POST", `/checkout/${offerId}`, { body: FORM, as: "form" });
+    expect(r.status).toBe(201);
+    expect(r.text).toContain("Nada foi cobrado hoje; o cartão");
+    expect(r.text).toContain(`Próxima cobrança: ${formatMoney(4990)} em ${formatDay("2027-03-17T10:00:00.000Z")}.`);
+    expect(r.text).toContain("maria@example.com");
+  }, 120_000);
+});
+
 describe("coupon before paying (Aplicar, no JavaScript)", () => {
   const apply = (offerId: string, body: Record<string, string>) => call("POST", `/checkout/${offerId}`, { body: { apply: "coupon", ...body }, as: "form" });
   const subscriptions = async (t: TestTenant) => (await prisma()).subscription.count({ where: { tenantId: t.tenantId } });
