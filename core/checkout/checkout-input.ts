@@ -1,5 +1,6 @@
 // What the hosted checkout hands to the core once the form is valid (service-contract §3).
 import type { CardInput } from "../gateways/adapter.ts";
+import type { CheckoutQuote } from "./quote-checkout.ts";
 
 /** The contract's tracking object, as stored on the subscription. No IP, no user agent, no personal data. */
 export interface Tracking {
@@ -59,4 +60,7 @@ export interface CheckoutResult {
   subscriptionId: string | null;
   orderId: string | null;
   pix: CheckoutPix | null;
+  /** Subscription checkouts: the figures charged (the result page's summary) and the card's brand and last 4. */
+  quote?: CheckoutQuote;
+  card?: { brand: string; last4: string } | null;
 }

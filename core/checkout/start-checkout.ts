@@ -3,19 +3,17 @@
 // come first; records are written in one transaction only once the gateway answered, and that
 // transaction settles the card's verdict through the one settlement (settle-payment.ts).
 import type { Runtime } from "../runtime.ts";
-import { invoiceAmount } from "../shared/invoice-amount.ts";
-import { periodEnd, trialEnd } from "../shared/periods.ts";
 import { createPixCharge, refundCharge, type GatewayCallContext } from "../gateways/gateway-calls.ts";
 import { dropChargeIntent, voidKey } from "./checkout-charge-intent.ts";
 import { CHECKOUT_PIX_TTL_MS, chargeAtCheckout, tokenize } from "./checkout-charge.ts";
 import { accountRef } from "../gateways/registry.ts";
 import { tenantClock } from "../shared/clock.ts";
 import { newId } from "../shared/ids.ts";
-import { cents } from "../shared/money.ts";
 import { findCheckoutCoupon, findCheckoutCustomer, fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput, CheckoutResult } from "./checkout-input.ts";
 import { createCheckoutRecords, type CheckoutRecords } from "./create-checkout-records.ts";
 import { getCheckoutOffer } from "./get-checkout-offer.ts";
+import { quoteCheckout } from "./quote-checkout.ts";
 import { startOrderCheckout } from "./start-order-checkout.ts";
 
 export async function startCheckout(runtime: Runtime, input: CheckoutInput): Promise<CheckoutResult> {
@@ -36,7 +34,8 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
     paymentId: ids.paymentId,
     now,
   };
-  const interval = offer.interval === "year" ? "YEAR" : "MONTH";
+  // The figures the page's summary showed: one calculation for both.
+  const quote = quoteCheckout({ offer, coupon, now });
   const base: Omit<CheckoutRecords, "card" | "status" | "period" | "firstInvoice" | "payment" | "events"> = {
     ids,
     tenantId: offer.tenantId,
@@ -50,10 +49,9 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
   const saved = input.method === "card" ? await tokenize(gw, ids.invoiceId, input, { id: existingCustomer?.id ?? ids.customerId, isNew: !existingCustomer }, offer.trialDays <= 0) : null;
   if (saved && !existingCustomer) ids.customerId = saved.customerId;
   const card = saved?.card ?? null;
-  const coupon1 = coupon ? { percentOff: coupon.percentOff, amountOffCents: coupon.amountOffCents, cyclesRemaining: coupon.cycles } : null;
 
-  if (offer.trialDays > 0) {
-    const ends = trialEnd(now, offer.trialDays);
+  if (!quote.firstInvoice) {
+    const ends = quote.trialEndsAt!;
     await createCheckoutRecords(runtime, {
       ...base,
       card,
@@ -63,11 +61,10 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
       payment: null,
       events: ["subscription.trial_started"],
     });
-    return { status: "trialing", subscriptionId: ids.subscriptionId, orderId: null, pix: null };
+    return { status: "trialing", subscriptionId: ids.subscriptionId, orderId: null, pix: null, quote, card: card && { brand: card.brand, last4: card.last4 } };
   }
 
-  const amount = invoiceAmount(cents(offer.priceCents), coupon1);
-  const end = periodEnd(now, interval, now.getUTCDate());
+  const { periodEnd: end, ...amount } = quote.firstInvoice;
   const idempotencyKey = `${ids.invoiceId}:1`;
   if (card) {
     const verdict = await chargeAtCheckout(gw, card, amount.amountCents, offer.currency, ids.invoiceId, idempotencyKey, runtime.wallClock.now());
@@ -91,7 +88,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
       if (voided) await dropChargeIntent(runtime.db.prisma, idempotencyKey); // else the reconcile job voids it
       throw err;
     }
-    return { status: "active", subscriptionId: ids.subscriptionId, orderId: null, pix: null };
+    return { status: "active", subscriptionId: ids.subscriptionId, orderId: null, pix: null, quote, card: { brand: card.brand, last4: card.last4 } };
   }
 
   const pix = await createPixCharge(gw, {
@@ -116,5 +113,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
     subscriptionId: ids.subscriptionId,
     orderId: null,
     pix: { copyPaste: pix.copyPaste, qrPngUrl: `${runtime.config.publicUrl}/pix/${ids.paymentId}/qr.png`, expiresAt: pix.expiresAt },
+    quote,
+    card: null,
   };
 }

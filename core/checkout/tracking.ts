@@ -11,7 +11,7 @@ const FIELDS = ["utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_con
 /** The checkout's customer fields: personal data, so they leave landing_url and referrer too. */
 const CUSTOMER_FIELDS = new Set(["external_id", "email", "name", "phone", "doc", "cpf", "cnpj"]);
 /** The checkout's other fields and the tracking object's own keys: never a link parameter. */
-const NOT_PARAMS = new Set(["method", "coupon", "ref", "referrer", "landing_url", "captured_at", "inherited", "params", "__proto__"]);
+const NOT_PARAMS = new Set(["method", "apply", "coupon", "ref", "referrer", "landing_url", "captured_at", "inherited", "params", "__proto__"]);
 
 // Caps keep the hidden fields under the body parser's 50-field limit and the row small.
 const MAX_VALUE = 500;

@@ -32,22 +32,22 @@ describe.skipIf(!hasChromium)("hosted checkout in a browser", () => {
 
   it("fits a phone screen and shows a field error next to the field", async () => {
     const page = await openCheckout("?email=maria%40example.com&utm_source=instagram");
-    await expect(page.locator("text=R$ 49,90").count()).resolves.toBe(1);
+    await expect(page.locator(".price", { hasText: "49,90" }).count()).resolves.toBe(1);
     expect(await page.inputValue('[name="email"]')).toBe("maria@example.com");
     expect(await overflow(page)).toBeLessThanOrEqual(0);
 
     await fill(page, { name: "Maria Silva", phone: "(11) 98765-4321", doc: "529.982.247-24" });
     await page.check('[name="method"][value="card"]');
     await fill(page, { card_holder: "MARIA SILVA", card_number: "4242 4242 4242 4242", card_exp_month: "12", card_exp_year: "2030", card_cvc: "123" });
-    await submitAndLoad(page, () => page.click('button[type="submit"]'));
+    await submitAndLoad(page, () => page.click('button:has-text("Assinar")'));
     expect(await page.textContent("#e-doc")).toBe("CPF ou CNPJ inválido");
     expect(await page.inputValue('[name="phone"]')).toBe("(11) 98765-4321");
     expect(await page.inputValue('[name="card_number"]')).toBe("");
     expect(await page.inputValue('[name="card_cvc"]')).toBe("");
-    expect(await page.locator('input[type="hidden"][name="utm_source"]').getAttribute("value")).toBe("instagram");
+    expect(await page.locator('form.card input[type="hidden"][name="utm_source"]').getAttribute("value")).toBe("instagram");
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await page.context().close();
-  });
+  }, 90_000);
 
   // Goes green once startCheckout (core/checkout/start-checkout.ts) lands.
   it("subscribes with test card 4242 and lands on the success page", async () => {
@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)("hosted checkout in a browser", () => {
     await fill(page, { name: "Maria Silva", email: `browser-${Date.now()}@example.com`, phone: "11987654321", doc: "529.982.247-25" });
     await page.check('[name="method"][value="card"]');
     await fill(page, { card_holder: "MARIA SILVA", card_number: "4242424242424242", card_exp_month: "12", card_exp_year: "2030", card_cvc: "123" });
-    await submitAndLoad(page, () => page.click('button[type="submit"]'));
+    await submitAndLoad(page, () => page.click('button:has-text("Assinar")'));
     expect(await page.textContent("h1")).toBe("Assinatura ativa");
     await page.context().close();
   });

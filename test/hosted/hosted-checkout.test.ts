@@ -31,7 +31,7 @@ describe("GET /checkout/{offer_id}", () => {
     expect(r.headers.get("cache-control")).toBe("no-store");
     expect(r.text).toContain('<html lang="pt-BR">');
     expect(r.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
-    expect(r.text).toContain("R$ 49,90");
+    expect(r.text).toContain("R$\u00a049,90");
     expect(r.text).toContain("/mês");
     expect(r.text).toContain(`action="/checkout/${t.monthlyOfferId}"`);
     for (const name of ["name", "email", "phone", "doc", "card_holder", "card_number", "card_exp_month", "card_exp_year", "card_cvc", "coupon", "ref"]) {
@@ -43,7 +43,7 @@ describe("GET /checkout/{offer_id}", () => {
     expect(r.text).not.toMatch(/<script|<link|src="http/i);
 
     const yearly = await call("GET", `/checkout/${t.yearlyOfferId}`);
-    expect(yearly.text).toContain("R$ 499,00");
+    expect(yearly.text).toContain("R$\u00a0499,00");
     expect(yearly.text).toContain("/ano");
   });
 

@@ -57,7 +57,7 @@ describe.skipIf(!hasChromium)("Mercado Pago checkout in a browser (MercadoPago.j
     await page.frameLocator("#mp-cardNumber iframe").locator("input").fill("5031 4332 1540 6351");
     await page.frameLocator("#mp-expirationDate iframe").locator("input").fill("11/30");
     await page.frameLocator("#mp-securityCode iframe").locator("input").fill("123");
-    await submitAndLoad(page, () => page.click('button[type="submit"]'));
+    await submitAndLoad(page, () => page.click('form.card button[type="submit"]'));
     await page.waitForSelector("h1");
     expect(await page.textContent("h1")).toBe("Assinatura ativa");
 

@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)("Pagar.me checkout in a browser (tokenizecard.js s
     await page.fill('[data-pagarmecheckout-element="exp_year"]', "30");
     await page.fill('[data-pagarmecheckout-element="cvv"]', "123");
     const tokensBefore = fake.tokens.size;
-    await submitAndLoad(page, () => page.click('button[type="submit"]'));
+    await submitAndLoad(page, () => page.click('form.card button[type="submit"]'));
     await page.waitForSelector("h1");
     expect(await page.textContent("h1")).toBe("Assinatura ativa");
     expect(fake.tokens.size).toBe(tokensBefore + 1);

@@ -8,6 +8,7 @@ import { renderGraphiQLPage } from "../../schema/graphiql.tsx";
 import { renderCheckoutPage } from "../../web/hosted/checkout-page.tsx";
 import { renderPayPage, renderPayResultPage } from "../../web/hosted/pay-page.tsx";
 import { renderResultPage } from "../../web/hosted/result-page.tsx";
+import { quoteCheckout } from "../../core/checkout/quote-checkout.ts";
 import { renderMessagePage } from "../../web/ui/layout.tsx";
 
 const EVIL = `"><script>alert(1)</script><img src=x onerror=alert(2)>'`;
@@ -65,10 +66,13 @@ const tracking: Tracking = {
   inherited: false,
 };
 
+const quote = quoteCheckout({ offer, coupon: { code: EVIL, percentOff: 10, amountOffCents: null, cycles: 3 }, now: new Date() });
 const pages: Record<string, string> = {
-  checkout: renderCheckoutPage({ offer, values, tracking, error: { field: "doc", error: EVIL } }),
-  "checkout banner": renderCheckoutPage({ offer, values, tracking: null, error: { field: "", error: EVIL } }),
-  result: renderResultPage(offer, { status: "pending_first_payment", subscriptionId: EVIL, orderId: null, pix: { copyPaste: EVIL, qrPngUrl: EVIL, expiresAt: new Date() } }),
+  checkout: renderCheckoutPage({ offer, values, tracking, error: { field: "doc", error: EVIL }, quote }),
+  "checkout banner": renderCheckoutPage({ offer, values, tracking: null, error: { field: "", error: EVIL }, quote }),
+  "checkout coupon": renderCheckoutPage({ offer, values, tracking: null, error: { field: "coupon", error: EVIL }, quote }),
+  result: renderResultPage(offer, { status: "pending_first_payment", subscriptionId: EVIL, orderId: null, pix: { copyPaste: EVIL, qrPngUrl: EVIL, expiresAt: new Date() }, quote }, EVIL),
+  "result card": renderResultPage(offer, { status: "active", subscriptionId: EVIL, orderId: null, pix: null, quote, card: { brand: EVIL, last4: EVIL } }, EVIL),
   pay: renderPayPage({ token: EVIL, view, values, error: { field: "", error: EVIL } }),
   "pay blocked": renderPayPage({ token: "t", view: { ...view, blocker: EVIL }, values: {}, error: null }),
   "pay result": renderPayResultPage(view, { status: "card_updated", kind: "PAYMENT_METHOD", subscriptionStatus: null, card: { brand: EVIL, last4: EVIL }, currentPeriodEnd: null, pix: null }),

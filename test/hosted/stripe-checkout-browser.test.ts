@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)("Stripe checkout in a browser (Stripe.js stand-in)
     // The card number goes into the provider's frame (another origin), never into our form.
     const frame = page.frameLocator('#card-element iframe');
     await frame.locator('input[name="cardnumber"]').fill("4242 4242 4242 4242");
-    await submitAndLoad(page, () => page.click('button[type="submit"]'));
+    await submitAndLoad(page, () => page.click('form.card button[type="submit"]'));
     await page.waitForSelector("h1");
     expect(await page.textContent("h1")).toBe("Assinatura ativa");
 

@@ -8,11 +8,15 @@ import type { CheckoutResult } from "../../core/checkout/checkout-input.ts";
 import { parseCheckoutForm } from "../../core/checkout/checkout-form.ts";
 import { getCheckoutOffer, type CheckoutOffer } from "../../core/checkout/get-checkout-offer.ts";
 import { getPixCopyPaste } from "../../core/checkout/get-pix-qr.ts";
+import { findCheckoutCoupon } from "../../core/checkout/checkout-guards.ts";
+import { quoteCheckout, type CheckoutQuote } from "../../core/checkout/quote-checkout.ts";
+import { COUPON_UNUSABLE } from "../../core/checkout/refusal-texts.ts";
 import { startCheckout } from "../../core/checkout/start-checkout.ts";
 import { captureTracking, trackingFromForm } from "../../core/checkout/tracking.ts";
 import type { Runtime } from "../../core/runtime.ts";
 import { tenantClock } from "../../core/shared/clock.ts";
 import { isAppError } from "../../core/shared/errors.ts";
+import type { FieldError } from "../ui/text-field.tsx";
 import { toHttp } from "../../http/error-map.ts";
 import { bodyParsing } from "../../http/body.ts";
 import { attemptLimits, type AttemptLimitOptions } from "./attempt-limits.ts";
@@ -95,6 +99,21 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     if (!browserCard && tokenizesInBrowser(offer.provider)) return { offer: { ...offer, methods: offer.methods.filter((m) => m !== "card") }, browserCard };
     return { offer, browserCard };
   };
+  /**
+   * The summary's figures for the coupon typed so far: the core's quote (the one startCheckout charges),
+   * with the coupon when it is usable, else without it and the coupon's one generic refusal.
+   */
+  const quoteFor = async (req: Request, offer: CheckoutOffer, code: string | undefined, now: Date): Promise<{ quote: CheckoutQuote | null; couponError: FieldError | null }> => {
+    const wanted = code?.trim() || null;
+    if (offer.kind === "one_time") return { quote: null, couponError: wanted ? { field: "coupon", error: COUPON_UNUSABLE } : null };
+    try {
+      return { quote: quoteCheckout({ offer, coupon: await findCheckoutCoupon(prisma, offer.tenantId, wanted, now), now }), couponError: null };
+    } catch (e) {
+      if (!isAppError(e) || e.key !== "invalid_field") throw e;
+      if (e.cause) (req.log ?? runtime.logger).info({ offer_id: offer.id, field: "coupon", reason: e.cause }, "checkout refused a coupon");
+      return { quote: quoteCheckout({ offer, coupon: null, now }), couponError: { field: "coupon", error: e.body.error } };
+    }
+  };
   const limits = attemptLimits(
     "checkout",
     async (req, res) => {
@@ -115,7 +134,9 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
       url: `${runtime.config.publicUrl.replace(/\/+$/, "")}${req.originalUrl}`,
       now: clockOf(runtime, offer).now(),
     });
-    sendHostedPage(res, runtime, 200, renderCheckoutPage({ offer, values: textValues(query, PREFILL), tracking, error: null, browserCard }));
+    const values = textValues(query, PREFILL);
+    const { quote, couponError } = await quoteFor(req, offer, offer.kind === "one_time" ? undefined : values.coupon, clockOf(runtime, offer).now());
+    sendHostedPage(res, runtime, 200, renderCheckoutPage({ offer, values, tracking, error: couponError, quote, browserCard }));
   });
 
   r.post("/checkout/:offerId", sameOriginPost(runtime.config.publicUrl), limits, ...bodyParsing(), async (req, res) => {
@@ -128,16 +149,19 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     const tracking = trackingFromForm(attribution, externalReferer(req, runtime.config.publicUrl), now);
     const json = wantsJson(req);
     // nextAction: 3-D Secure asked at setup; the page's script runs the provider's challenge with it and posts again.
-    const refuse = (status: number, field: string, error: string, nextAction: string | null = null) =>
-      json
-        ? void res.status(status).set("Cache-Control", "no-store").json({ error, field, ...(nextAction ? { next_action: nextAction } : {}) })
-        : sendHostedPage(res, runtime, status, renderCheckoutPage({
-            offer,
-            values: textValues(body, browserCard ? [...KEPT, browserCard.tokenField.name] : KEPT),
-            tracking,
-            error: { field, error },
-            browserCard: browserCard && { ...browserCard, nextAction },
-          }));
+    const refuse = async (status: number, field: string, error: string, nextAction: string | null = null) => {
+      if (json) return void res.status(status).set("Cache-Control", "no-store").json({ error, field, ...(nextAction ? { next_action: nextAction } : {}) });
+      const values = textValues(body, browserCard ? [...KEPT, browserCard.tokenField.name] : KEPT);
+      const { quote } = await quoteFor(req, offer, field === "coupon" ? undefined : values.coupon, now);
+      sendHostedPage(res, runtime, status, renderCheckoutPage({ offer, values, tracking, error: { field, error }, quote, browserCard: browserCard && { ...browserCard, nextAction } }));
+    };
+
+    // "Aplicar": the summary again with the coupon applied (or its refusal); nothing is charged.
+    if (body.apply === "coupon" && !json) {
+      const values = textValues(body, KEPT);
+      const { quote, couponError } = await quoteFor(req, offer, values.coupon ?? "", now);
+      return sendHostedPage(res, runtime, couponError ? 422 : 200, renderCheckoutPage({ offer, values, tracking, error: couponError, quote, browserCard }));
+    }
 
     // Offers at a browser-tokenizing provider take its token field (Stripe: payment_method_id) and refuse any posted card number (PCI SAQ A).
     const form = parseCheckoutForm(body, { now, methods: offer.methods, withQuantity: offer.kind === "one_time", browserToken: browserTokenField(offer.provider) });
@@ -157,7 +181,7 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     }
     // 201 for the page and the JSON alike: a subscription or an order was born.
     if (json) res.status(201).set("Cache-Control", "no-store").json(resultBody(result));
-    else sendHostedPage(res, runtime, 201, renderResultPage(offer, result));
+    else sendHostedPage(res, runtime, 201, renderResultPage(offer, result, form.value.email));
   });
 
   r.get("/pix/:paymentId/qr.png", async (req, res) => {

@@ -1,8 +1,11 @@
 // The page after a successful POST /checkout/{offer_id}: subscription active, trial started, order
 // paid, or a Pix to pay.
+import type { ComponentChildren } from "preact";
 import type { CheckoutResult } from "../../core/checkout/checkout-input.ts";
 import type { CheckoutOffer } from "../../core/checkout/get-checkout-offer.ts";
+import { formatDay, formatMoney } from "../../core/shared/format-money.ts";
 import { Page, renderDocument } from "../ui/layout.tsx";
+import { OrderSummary } from "../ui/order-summary.tsx";
 import { PixCode } from "./pix-code.tsx";
 
 /** Our own QR route, served by this host: its path works even when PUBLIC_URL points elsewhere (dev, tests). */
@@ -15,14 +18,16 @@ function qrSrc(url: string): string {
   }
 }
 
-function Outcome({ heading, text, reference }: { heading: string; text: string; reference: string }) {
+function Outcome({ heading, text, reference, children, summary }: { heading: string; text: string; reference: string; children?: ComponentChildren; summary?: ComponentChildren }) {
   return (
     <Page title={heading}>
       <section class="card">
         <h1>{heading}</h1>
         <p>{text}</p>
+        {children}
         <Reference id={reference} />
       </section>
+      {summary}
     </Page>
   );
 }
@@ -31,7 +36,33 @@ function Reference({ id }: { id: string }) {
   return <p class="muted">Referência: {id}</p>;
 }
 
-function PixToPay({ heading, what, pix, reference }: { heading: string; what: string; pix: NonNullable<CheckoutResult["pix"]>; reference: string }) {
+/** The summary the checkout showed, with the figures charged (result.quote); orders have none. */
+function Summary({ offer, result }: { offer: CheckoutOffer; result: CheckoutResult }) {
+  if (!result.quote) return null;
+  return <OrderSummary heading="h2" offerName={offer.name} planName={offer.planName} sellerName={offer.tenantName} sandbox={offer.tenantMode === "SANDBOX"} quote={result.quote} />;
+}
+
+/** What was charged and how, the next charge, where the e-mails go and how to stop it. */
+function Charged({ offer, result, email }: { offer: CheckoutOffer; result: CheckoutResult; email: string }) {
+  const q = result.quote;
+  if (!q) return null;
+  const money = (c: number) => formatMoney(c, q.currency);
+  const method = result.card ? `no cartão ${result.card.brand} final ${result.card.last4}` : "via Pix";
+  const charged = q.todayCents > 0 ? `Cobrado hoje: ${money(q.todayCents)} ${method}.` : `Nada foi cobrado hoje; ${result.card ? `o cartão ${result.card.brand} final ${result.card.last4}` : "o Pix"} será usado na próxima cobrança.`;
+  const receipt = result.status === "trialing" ? `Os avisos e recibos serão enviados para ${email}.` : `O recibo foi enviado para ${email}.`;
+  return (
+    <>
+      <p>{charged}</p>
+      <p>
+        Próxima cobrança: {money(q.nextChargeCents)} em {formatDay(q.nextChargeAt)}.
+      </p>
+      <p>{receipt}</p>
+      <p class="muted">Para cancelar, responda ao e-mail do recibo ou fale com {offer.tenantName}: depois do cancelamento, nada mais é cobrado.</p>
+    </>
+  );
+}
+
+function PixToPay({ heading, what, pix, reference, summary }: { heading: string; what: string; pix: NonNullable<CheckoutResult["pix"]>; reference: string; summary: ComponentChildren }) {
   return (
     <Page title="Pague com Pix">
       <section class="card">
@@ -40,15 +71,16 @@ function PixToPay({ heading, what, pix, reference }: { heading: string; what: st
         <PixCode qrSrc={qrSrc(pix.qrPngUrl)} copyPaste={pix.copyPaste} expiresAt={pix.expiresAt} />
         <Reference id={reference} />
       </section>
+      {summary}
     </Page>
   );
 }
 
-export function ResultPage({ offer, result }: { offer: CheckoutOffer; result: CheckoutResult }) {
+export function ResultPage({ offer, result, email }: { offer: CheckoutOffer; result: CheckoutResult; email: string }) {
   const reference = result.orderId ?? result.subscriptionId ?? "";
   if (result.pix) {
     const [heading, what] = result.orderId ? ["Pague com Pix para concluir a compra", offer.name] : ["Pague com Pix para ativar", `Assinatura ${offer.name}`];
-    return <PixToPay heading={heading} what={`${what} (plano ${offer.planName}).`} pix={result.pix} reference={reference} />;
+    return <PixToPay heading={heading} what={`${what} (plano ${offer.planName}).`} pix={result.pix} reference={reference} summary={<Summary offer={offer} result={result} />} />;
   }
   if (result.orderId) {
     const text = offer.renewsSubscription ? `Pagamento confirmado: sua assinatura do plano ${offer.planName} foi estendida.` : `Pagamento confirmado: ${offer.name}.`;
@@ -61,9 +93,13 @@ export function ResultPage({ offer, result }: { offer: CheckoutOffer; result: Ch
     : result.status === "active"
       ? `Sua assinatura do plano ${offer.planName} está ativa.`
       : "Estamos aguardando a confirmação do primeiro pagamento.";
-  return <Outcome heading={heading} text={text} reference={reference} />;
+  return (
+    <Outcome heading={heading} text={text} reference={reference} summary={<Summary offer={offer} result={result} />}>
+      <Charged offer={offer} result={result} email={email} />
+    </Outcome>
+  );
 }
 
-export function renderResultPage(offer: CheckoutOffer, result: CheckoutResult): string {
-  return renderDocument(<ResultPage offer={offer} result={result} />);
+export function renderResultPage(offer: CheckoutOffer, result: CheckoutResult, email: string): string {
+  return renderDocument(<ResultPage offer={offer} result={result} email={email} />);
 }

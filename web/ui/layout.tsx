@@ -29,6 +29,13 @@ legend{font-weight:700;padding:0}
 button{display:block;width:100%;margin-top:1.25rem;padding:.85rem;font:inherit;font-weight:700;color:#fff;background:#1f5eff;border:0;border-radius:8px}
 form:has(input[name=method][value=pix]:checked) .card-fields{display:none}
 textarea{word-break:break-all;resize:none}
+dl.sum{margin:.75rem 0 0}
+.sum-row{display:flex;justify-content:space-between;gap:.75rem;padding:.35rem 0;border-top:1px solid #e6e9ef}
+.sum-row dt{font-weight:600}
+.sum-row dd{margin:0;text-align:right}
+.inline{display:flex;gap:.5rem;align-items:flex-end}
+.inline>div{flex:1;min-width:0}
+.inline button{width:auto;margin-top:0;padding:.65rem 1rem}
 img.qr{display:block;width:100%;max-width:16rem;height:auto;margin:1rem auto}
 `;
 
