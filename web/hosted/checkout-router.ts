@@ -23,6 +23,9 @@ import { sameOriginPost } from "./same-origin-post.ts";
 import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
 import { renderMessagePage } from "../ui/layout.tsx";
 import { renderResultPage } from "./result-page.tsx";
+import { getSeller } from "../../core/tenants/get-seller.ts";
+import { pixFollowFor } from "./pix-router.ts";
+import { NOT_SELLING } from "./not-selling.ts";
 
 /** Query parameters the page prefills (service-contract §3). */
 const PREFILL = ["external_id", "email", "name", "coupon", "ref", "quantity"];
@@ -81,6 +84,12 @@ function offerOf(res: Response): CheckoutOffer | undefined {
   return res.locals.checkoutOffer as CheckoutOffer | undefined;
 }
 
+/** The Pix page's status and result URLs, for a result with a Pix (its payment id is in the QR route). */
+async function followOf(runtime: Runtime, result: CheckoutResult) {
+  const id = result.pix ? /\/pix\/([^/]+)\/qr\.png$/.exec(new URL(result.pix.qrPngUrl, "http://x").pathname)?.[1] : null;
+  return id ? pixFollowFor(runtime, id) : null;
+}
+
 export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {}): Router {
   const r = Router();
   const prisma = runtime.db.prisma;
@@ -107,7 +116,10 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
   );
 
   r.get("/checkout/:offerId", async (req, res) => {
-    const { offer, browserCard } = await pageCard(res, await getCheckoutOffer(prisma, req.params.offerId));
+    const found = await getCheckoutOffer(prisma, req.params.offerId);
+    const seller = await getSeller(prisma, found.tenantId);
+    if (seller && !seller.canSell) return sendHostedPage(res, runtime, 403, renderMessagePage(...NOT_SELLING));
+    const { offer, browserCard } = await pageCard(res, found);
     const query = textValues(req.query);
     const tracking = captureTracking({
       query,
@@ -115,12 +127,19 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
       url: `${runtime.config.publicUrl.replace(/\/+$/, "")}${req.originalUrl}`,
       now: clockOf(runtime, offer).now(),
     });
-    sendHostedPage(res, runtime, 200, renderCheckoutPage({ offer, values: textValues(query, PREFILL), tracking, error: null, browserCard }));
+    sendHostedPage(res, runtime, 200, renderCheckoutPage({ offer, values: textValues(query, PREFILL), tracking, error: null, browserCard }, seller));
   });
 
   r.post("/checkout/:offerId", sameOriginPost(runtime.config.publicUrl), limits, ...bodyParsing(), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const { offer, browserCard } = await pageCard(res, offerOf(res) ?? (await getCheckoutOffer(prisma, String(req.params.offerId ?? ""))));
+    const found = offerOf(res) ?? (await getCheckoutOffer(prisma, String(req.params.offerId ?? "")));
+    const seller = await getSeller(prisma, found.tenantId);
+    // A LIVE seller without legal name and CNPJ takes no payment: nothing is created, nothing charged.
+    if (seller && !seller.canSell) {
+      if (wantsJson(req)) return void res.status(403).set("Cache-Control", "no-store").json({ error: NOT_SELLING[1], code: "seller_incomplete" });
+      return sendHostedPage(res, runtime, 403, renderMessagePage(...NOT_SELLING));
+    }
+    const { offer, browserCard } = await pageCard(res, found);
     const now = clockOf(runtime, offer).now();
     // The provider's token and 3-D Secure handle are the card's, never attribution: kept out of the tracking params.
     const cardFields = new Set(browserCard ? [browserCard.tokenField.name, "authentication_id"] : []);
@@ -137,7 +156,7 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
             tracking,
             error: { field, error },
             browserCard: browserCard && { ...browserCard, nextAction },
-          }));
+          }, seller));
 
     // Offers at a browser-tokenizing provider take its token field (Stripe: payment_method_id) and refuse any posted card number (PCI SAQ A).
     const form = parseCheckoutForm(body, { now, methods: offer.methods, withQuantity: offer.kind === "one_time", browserToken: browserTokenField(offer.provider) });
@@ -157,7 +176,7 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     }
     // 201 for the page and the JSON alike: a subscription or an order was born.
     if (json) res.status(201).set("Cache-Control", "no-store").json(resultBody(result));
-    else sendHostedPage(res, runtime, 201, renderResultPage(offer, result));
+    else sendHostedPage(res, runtime, 201, renderResultPage(offer, result, seller, await followOf(runtime, result)));
   });
 
   r.get("/pix/:paymentId/qr.png", async (req, res) => {
