@@ -42,7 +42,7 @@ export function pixRouter(runtime: Runtime): Router {
   });
 
   r.get("/pix/:paymentId/status", async (req, res) => {
-    const view = await getPixStatus(prisma, runtime.wallClock, req.params.paymentId, String(req.query.k ?? ""));
+    const view = await getPixStatus(prisma, runtime.wallClock, String(req.params.paymentId ?? ""), String(req.query.k ?? ""));
     res.status(200).set({ "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" }).json({
       status: view.status,
       amount_cents: view.amountCents,
@@ -51,7 +51,7 @@ export function pixRouter(runtime: Runtime): Router {
   });
 
   r.get("/pix/:paymentId/result", hostedPageHeaders(runtime), async (req, res) => {
-    const view = await getPixStatus(prisma, runtime.wallClock, req.params.paymentId, String(req.query.k ?? ""));
+    const view = await getPixStatus(prisma, runtime.wallClock, String(req.params.paymentId ?? ""), String(req.query.k ?? ""));
     const [heading, text] = resultText(view);
     sendHostedPage(res, runtime, 200, renderMessagePage(heading, text, await getSeller(prisma, view.tenantId)));
   });
