@@ -1,7 +1,7 @@
 // The seller's identity on the hosted pages: updateTenantProfile's validation, the footer on every page
 // kind (checkout, Pix, result, /pay), the LIVE gate without legal name and CNPJ, the tenant's name in
 // the sandbox's BR Code (EMV field 59) and the Pix status route.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseBrCode } from "../../core/gateways/pix-br-code.ts";
 import { CPF, subscribe } from "../helpers/billing.ts";
 import { call, gql, op, post } from "../helpers/http.ts";
@@ -54,6 +54,10 @@ function expectFooter(html: string) {
   expect(html).toContain("Para cancelar, fale com o atendimento acima a qualquer momento");
   expect(html).toContain("Você pode desistir da compra em até 7 dias após a contratação e receber de volta o valor pago (Código de Defesa do Consumidor, art. 49).");
 }
+
+beforeAll(async () => {
+  await testService(); // the service starts once, before the first test's clock
+}, 180_000);
 
 describe("updateTenantProfile", () => {
   it("stores the CNPJ as digits, shows it formatted and normalizes e-mail and phone", async () => {
