@@ -2,6 +2,7 @@
 // kind (checkout, Pix, result, /pay), the LIVE gate without legal name and CNPJ, the tenant's name in
 // the sandbox's BR Code (EMV field 59) and the Pix status route.
 import { beforeAll, describe, expect, it } from "vitest";
+import { DEMO_TENANT_NAME, seedDemoTenant } from "../../core/demo/seed-demo-tenant.ts";
 import { parseBrCode } from "../../core/gateways/pix-br-code.ts";
 import { CPF, subscribe } from "../helpers/billing.ts";
 import { call, gql, op, post } from "../helpers/http.ts";
@@ -129,6 +130,17 @@ describe("the seller footer", () => {
     const pay = await call("GET", `/pay/${tokenOf(link.body.url)}`);
     expect(pay.status).toBe(200);
     expectFooter(pay.text);
+  });
+
+  it("shows the first run's demo tenant complete profile on its checkout", async () => {
+    const { runtime } = await testService();
+    await seedDemoTenant(runtime); // null when an earlier file seeded it
+    const demo = await runtime.db.prisma.tenant.findFirstOrThrow({ where: { name: DEMO_TENANT_NAME }, include: { offers: { take: 1 } } });
+    const page = await call("GET", `/checkout/${demo.offers[0]!.id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Vendido por <strong>Demo SaaS Tecnologia Ltda.</strong> · CNPJ 11.222.333/0001-81");
+    expect(page.text).toContain('href="mailto:suporte@demo.example"');
+    expect(page.text).toContain('href="https://demo.example/termos"');
   });
 
   it("names only the tenant when it has no profile yet (sandbox)", async () => {
