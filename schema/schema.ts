@@ -30,6 +30,7 @@ import "./types/team.ts";
 import "./mutations/tenants.ts";
 import "./mutations/tenants/update-tenant-email-settings.ts";
 import "./mutations/tenants/update-tenant-contacts.ts";
+import "./mutations/tenants/update-tenant-profile.ts";
 import "./mutations/webhooks.ts";
 import "./mutations/catalog.ts";
 import "./mutations/gateway-accounts.ts";

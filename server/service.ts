@@ -10,6 +10,7 @@ import { createCoreClient } from "../rest-facade/core-client.ts";
 import { checkoutRouter } from "../web/hosted/checkout-router.ts";
 import { faviconRouter } from "../web/ui/favicon.ts";
 import { payRouter } from "../web/hosted/pay-router.ts";
+import { pixRouter } from "../web/hosted/pix-router.ts";
 import { panelRouter } from "../web/panel/panel-router.ts";
 import { inProcessFetch } from "../schema/in-process-entry.ts";
 import { createGraphQL, type Yoga } from "../schema/yoga.ts";
@@ -37,7 +38,7 @@ export async function buildService(
   // Hosted pages and their limits (attempt-limits.ts), the demo receiver, the pages' icon and gateway webhooks (raw body).
   // The panel is a GraphQL client of this same core, in process (web/panel/panel-router.ts).
   const panel = panelRouter({ core: createCoreClient({ inProcess: inProcessFetch(yoga, runtime) }), publicUrl: config.publicUrl, storeFor });
-  const hosted = [checkoutRouter(runtime, { storeFor }), payRouter(runtime, { storeFor }), panel, demoReceiverRouter(runtime, { storeFor }), faviconRouter(), gatewayWebhooksRouter(runtime, { storeFor })];
+  const hosted = [checkoutRouter(runtime, { storeFor }), payRouter(runtime, { storeFor }), pixRouter(runtime), panel, demoReceiverRouter(runtime, { storeFor }), faviconRouter(), gatewayWebhooksRouter(runtime, { storeFor })];
   const app = createApp(runtime, yoga, { graphqlUrl: opts.graphqlUrl, storeFor, extra: hosted, metricsToken: opts.metricsToken });
   return { runtime, yoga, app };
 }

@@ -11,6 +11,7 @@ import type { Runtime } from "../runtime.ts";
 import { isAppError } from "../shared/errors.ts";
 import { createApiKey } from "../tenants/create-api-key.ts";
 import { createTenant } from "../tenants/create-tenant.ts";
+import { updateTenantProfile } from "../tenants/update-tenant-profile.ts";
 import { createTenantOwner } from "../team/create-tenant-owner.ts";
 import { createWebhookEndpoint } from "../webhooks/create-webhook-endpoint.ts";
 import { DEMO_RECEIVER_PATH, DEMO_TENANT_NAME, forgetDemoReceiverKeys } from "./receive-demo-webhook.ts";
@@ -30,6 +31,16 @@ export interface DemoTenant {
 
 export const DEMO_OWNER_EMAIL = "dono@demo.example";
 
+export const DEMO_PROFILE = {
+  legalName: "Demo SaaS Tecnologia Ltda.",
+  cnpj: "11.222.333/0001-81",
+  supportEmail: "suporte@demo.example",
+  supportPhone: "(11) 3003-4000",
+  address: "Av. Paulista, 1000, conj. 101, Bela Vista, São Paulo - SP, 01310-100",
+  termsUrl: "https://demo.example/termos",
+  privacyUrl: "https://demo.example/privacidade",
+};
+
 /** The demo tenant's panel owner, made once (also for a demo tenant seeded before the panel existed). */
 export async function ensureDemoOwner(runtime: Runtime): Promise<{ tenantId: string; email: string; password: string } | null> {
   const tenant = await runtime.db.prisma.tenant.findFirst({ where: { name: DEMO_TENANT_NAME }, select: { id: true } });
@@ -43,6 +54,8 @@ export async function seedDemoTenant(runtime: Runtime): Promise<DemoTenant | nul
   const prisma = runtime.db.prisma;
   if (await prisma.tenant.findFirst({ where: { name: DEMO_TENANT_NAME }, select: { id: true } })) return null;
   const tenant = await createTenant(prisma, runtime.wallClock, { name: DEMO_TENANT_NAME, mode: "SANDBOX" });
+  // A complete seller profile, so the printed checkout shows what a shopper is owed (a valid test CNPJ).
+  await updateTenantProfile(runtime, { tenantId: tenant.id, profile: DEMO_PROFILE });
   const product = await createProduct(prisma, { tenantId: tenant.id, name: "Demo App" });
   const plan = await createPlan(prisma, {
     tenantId: tenant.id,

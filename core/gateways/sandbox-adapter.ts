@@ -75,6 +75,9 @@ export class SandboxAdapter implements GatewayAdapter {
 
   async createPixCharge(account: GatewayAccountRef, req: PixRequest, now: Date): Promise<PixResult> {
     const existing = await this.find(account.tenantId, req.idempotencyKey);
+    // The payer's bank app shows field 59: a real gateway's code names the vendor's account holder, so
+    // the sandbox names the tenant (its legal name when set); brCode keeps the first 25 characters.
+    const tenant = existing ? null : await this.prisma.tenant.findUnique({ where: { id: account.tenantId }, select: { name: true, legalName: true } });
     const row =
       existing ??
       (await this.insert({
@@ -88,7 +91,7 @@ export class SandboxAdapter implements GatewayAdapter {
         copyPaste: brCode({
           pixKey: `pix@sandbox.${account.id.slice(-10).toLowerCase()}.example`,
           amountCents: req.amountCents,
-          merchantName: "SANDBOX BILLING",
+          merchantName: tenant?.legalName || tenant?.name || "SANDBOX BILLING",
           merchantCity: "SAO PAULO",
           txid: ulid(),
         }),

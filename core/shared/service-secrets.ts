@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 
-export type SecretName = "campaign_link_key";
+export type SecretName = "campaign_link_key" | "pix_status_key";
 
 export const SECRET_BYTES = 32;
 

@@ -11,12 +11,19 @@ export interface TestTenant {
   yearlyOfferId: string;
 }
 
-export async function newTenant(opts: { mode?: "LIVE" | "SANDBOX"; entitlements?: Record<string, unknown> } = {}): Promise<TestTenant> {
+/**
+ * A LIVE tenant sells only with a legal name and CNPJ on its profile: newTenant sets them, unless
+ * `withoutProfile` (the tests of that gate).
+ */
+export async function newTenant(opts: { mode?: "LIVE" | "SANDBOX"; entitlements?: Record<string, unknown>; withoutProfile?: boolean } = {}): Promise<TestTenant> {
   const { createTenant } = await op(`mutation($n: String!, $m: TenantMode!) { createTenant(name: $n, mode: $m) { id } }`, {
     n: `t-${Math.random().toString(36).slice(2)}`,
     m: opts.mode ?? "SANDBOX",
   });
   const tenantId: string = createTenant.id;
+  if (opts.mode === "LIVE" && !opts.withoutProfile) {
+    await op(`mutation($t: ID!) { updateTenantProfile(tenantId: $t, input: { legalName: "Loja Teste Ltda.", cnpj: "11222333000181" }) { id } }`, { t: tenantId });
+  }
   const key = async (scope: string) =>
     (await op(`mutation($t: ID!, $s: KeyScope!) { createApiKey(tenantId: $t, scope: $s) { key } }`, { t: tenantId, s: scope })).createApiKey.key as string;
   const { createProduct } = await op(`mutation($t: ID!) { createProduct(tenantId: $t, name: "App") { id } }`, { t: tenantId });

@@ -8,6 +8,7 @@ import { formatPrice } from "../ui/format.ts";
 import { Page, renderDocument } from "../ui/layout.tsx";
 import { OrderSummary } from "../ui/order-summary.tsx";
 import { TextField, type FieldError } from "../ui/text-field.tsx";
+import type { Seller } from "../../core/tenants/get-seller.ts";
 import type { BrowserCard } from "./browser-card.ts";
 import { BrowserCardFields, BrowserCardScripts, browserCardFormAttributes } from "./browser-card-markup.tsx";
 import { MethodChoice, SandboxCardFields } from "./payment-fields.tsx";
@@ -143,6 +144,7 @@ export function CheckoutPage(p: CheckoutPageInput) {
   );
 }
 
-export function renderCheckoutPage(p: CheckoutPageInput): string {
-  return renderDocument(<CheckoutPage {...p} />);
+/** `seller` signs the page (footer). */
+export function renderCheckoutPage(p: CheckoutPageInput, seller?: Seller | null): string {
+  return renderDocument(<CheckoutPage {...p} />, seller);
 }

@@ -27,6 +27,9 @@ import { sameOriginPost } from "./same-origin-post.ts";
 import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
 import { renderMessagePage } from "../ui/layout.tsx";
 import { renderResultPage } from "./result-page.tsx";
+import { getSeller } from "../../core/tenants/get-seller.ts";
+import { pixFollowFor } from "./pix-router.ts";
+import { NOT_SELLING } from "./not-selling.ts";
 
 /** Query parameters the page prefills (service-contract §3). */
 const PREFILL = ["external_id", "email", "name", "coupon", "ref", "quantity"];
@@ -85,6 +88,12 @@ function offerOf(res: Response): CheckoutOffer | undefined {
   return res.locals.checkoutOffer as CheckoutOffer | undefined;
 }
 
+/** The Pix page's status and result URLs, for a result with a Pix (its payment id is in the QR route). */
+async function followOf(runtime: Runtime, result: CheckoutResult) {
+  const id = result.pix ? /\/pix\/([^/]+)\/qr\.png$/.exec(new URL(result.pix.qrPngUrl, "http://x").pathname)?.[1] : null;
+  return id ? pixFollowFor(runtime, id) : null;
+}
+
 export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {}): Router {
   const r = Router();
   const prisma = runtime.db.prisma;
@@ -126,7 +135,10 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
   );
 
   r.get("/checkout/:offerId", async (req, res) => {
-    const { offer, browserCard } = await pageCard(res, await getCheckoutOffer(prisma, req.params.offerId));
+    const found = await getCheckoutOffer(prisma, req.params.offerId);
+    const seller = await getSeller(prisma, found.tenantId);
+    if (seller && !seller.canSell) return sendHostedPage(res, runtime, 403, renderMessagePage(...NOT_SELLING));
+    const { offer, browserCard } = await pageCard(res, found);
     const query = textValues(req.query);
     const tracking = captureTracking({
       query,
@@ -136,12 +148,19 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     });
     const values = textValues(query, PREFILL);
     const { quote, couponError } = await quoteFor(req, offer, offer.kind === "one_time" ? undefined : values.coupon, clockOf(runtime, offer).now());
-    sendHostedPage(res, runtime, 200, renderCheckoutPage({ offer, values, tracking, error: couponError, quote, browserCard }));
+    sendHostedPage(res, runtime, 200, renderCheckoutPage({ offer, values, tracking, error: couponError, quote, browserCard }, seller));
   });
 
   r.post("/checkout/:offerId", sameOriginPost(runtime.config.publicUrl), limits, ...bodyParsing(), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const { offer, browserCard } = await pageCard(res, offerOf(res) ?? (await getCheckoutOffer(prisma, String(req.params.offerId ?? ""))));
+    const found = offerOf(res) ?? (await getCheckoutOffer(prisma, String(req.params.offerId ?? "")));
+    const seller = await getSeller(prisma, found.tenantId);
+    // A LIVE seller without legal name and CNPJ takes no payment: nothing is created, nothing charged.
+    if (seller && !seller.canSell) {
+      if (wantsJson(req)) return void res.status(403).set("Cache-Control", "no-store").json({ error: NOT_SELLING[1], code: "seller_incomplete" });
+      return sendHostedPage(res, runtime, 403, renderMessagePage(...NOT_SELLING));
+    }
+    const { offer, browserCard } = await pageCard(res, found);
     const now = clockOf(runtime, offer).now();
     // The provider's token and 3-D Secure handle are the card's, never attribution: kept out of the tracking params.
     const cardFields = new Set(browserCard ? [browserCard.tokenField.name, "authentication_id"] : []);
@@ -153,14 +172,14 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
       if (json) return void res.status(status).set("Cache-Control", "no-store").json({ error, field, ...(nextAction ? { next_action: nextAction } : {}) });
       const values = textValues(body, browserCard ? [...KEPT, browserCard.tokenField.name] : KEPT);
       const { quote } = await quoteFor(req, offer, field === "coupon" ? undefined : values.coupon, now);
-      sendHostedPage(res, runtime, status, renderCheckoutPage({ offer, values, tracking, error: { field, error }, quote, browserCard: browserCard && { ...browserCard, nextAction } }));
+      sendHostedPage(res, runtime, status, renderCheckoutPage({ offer, values, tracking, error: { field, error }, quote, browserCard: browserCard && { ...browserCard, nextAction } }, seller));
     };
 
     // "Aplicar": the summary again with the coupon applied (or its refusal); nothing is charged.
     if (body.apply === "coupon" && !json) {
       const values = textValues(body, KEPT);
       const { quote, couponError } = await quoteFor(req, offer, values.coupon ?? "", now);
-      return sendHostedPage(res, runtime, couponError ? 422 : 200, renderCheckoutPage({ offer, values, tracking, error: couponError, quote, browserCard }));
+      return sendHostedPage(res, runtime, couponError ? 422 : 200, renderCheckoutPage({ offer, values, tracking, error: couponError, quote, browserCard }, seller));
     }
 
     // Offers at a browser-tokenizing provider take its token field (Stripe: payment_method_id) and refuse any posted card number (PCI SAQ A).
@@ -181,7 +200,7 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     }
     // 201 for the page and the JSON alike: a subscription or an order was born.
     if (json) res.status(201).set("Cache-Control", "no-store").json(resultBody(result));
-    else sendHostedPage(res, runtime, 201, renderResultPage(offer, result, form.value.email));
+    else sendHostedPage(res, runtime, 201, renderResultPage(offer, result, form.value.email, seller, await followOf(runtime, result)));
   });
 
   r.get("/pix/:paymentId/qr.png", async (req, res) => {

@@ -9,7 +9,8 @@ import type { FieldError } from "../ui/text-field.tsx";
 import type { BrowserCard } from "./browser-card.ts";
 import { BrowserCardFields, BrowserCardScripts, browserCardFormAttributes } from "./browser-card-markup.tsx";
 import { MethodChoice, SandboxCardFields } from "./payment-fields.tsx";
-import { PixCode } from "./pix-code.tsx";
+import type { Seller } from "../../core/tenants/get-seller.ts";
+import { PixCode, type PixFollow } from "./pix-code.tsx";
 
 const KEPT = ["method", "card_holder", "card_exp_month", "card_exp_year"];
 
@@ -18,6 +19,8 @@ export interface PayPageInput {
   view: PayPageView;
   values: Record<string, string>;
   error: FieldError | null;
+  /** The Pix shown (view.pix): its status and result URLs (pix-router.ts). */
+  follow?: PixFollow | null;
   /** The card account's browser tokenizer (real gateways): no card fields of ours, the provider's script instead. */
   browserCard?: BrowserCard | null;
 }
@@ -74,12 +77,12 @@ function Summary({ view }: { view: PayPageView }) {
   );
 }
 
-function PixBlock({ pix }: { pix: NonNullable<PayPageView["pix"]> }) {
+function PixBlock({ pix, follow }: { pix: NonNullable<PayPageView["pix"]>; follow?: PixFollow | null }) {
   return (
     <section class="card">
       <h2>Pague com Pix</h2>
       <p>Escaneie o QR Code no app do seu banco ou use o Pix copia e cola.</p>
-      <PixCode qrSrc={`/pix/${pix.paymentId}/qr.png`} copyPaste={pix.copyPaste} expiresAt={pix.expiresAt} />
+      <PixCode qrSrc={`/pix/${pix.paymentId}/qr.png`} copyPaste={pix.copyPaste} expiresAt={pix.expiresAt} follow={follow} />
     </section>
   );
 }
@@ -118,7 +121,7 @@ export function PayPage(p: PayPageInput) {
     <Page title={heading(view)}>
       <Summary view={view} />
       {/* An open invoice or a pending order with a live QR shows it. */}
-      {view.pix ? <PixBlock pix={view.pix} /> : null}
+      {view.pix ? <PixBlock pix={view.pix} follow={p.follow} /> : null}
       {formMethods.length ? (
         <form class="card" method="post" action={`/pay/${p.token}`} {...browserCardFormAttributes(browser)}>
           {banner}
@@ -134,8 +137,9 @@ export function PayPage(p: PayPageInput) {
   );
 }
 
-export function renderPayPage(p: PayPageInput): string {
-  return renderDocument(<PayPage {...p} />);
+/** `seller` signs the page (footer). */
+export function renderPayPage(p: PayPageInput, seller?: Seller | null): string {
+  return renderDocument(<PayPage {...p} />, seller);
 }
 
 function outcomeText(outcome: PayOutcome): [title: string, text: string] {
@@ -146,12 +150,12 @@ function outcomeText(outcome: PayOutcome): [title: string, text: string] {
   return ["Pagamento aprovado", outcome.card ? `Pago com o cartão ${outcome.card.brand} final ${outcome.card.last4}. Sua assinatura está ativa.` : "Sua assinatura está ativa."];
 }
 
-export function PayResultPage({ view, outcome }: { view: PayPageView; outcome: PayOutcome }) {
+export function PayResultPage({ view, outcome, follow }: { view: PayPageView; outcome: PayOutcome; follow?: PixFollow | null }) {
   if (outcome.pix) {
     return (
       <Page title="Pague com Pix">
         <Summary view={view} />
-        <PixBlock pix={outcome.pix} />
+        <PixBlock pix={outcome.pix} follow={follow} />
       </Page>
     );
   }
@@ -166,6 +170,6 @@ export function PayResultPage({ view, outcome }: { view: PayPageView; outcome: P
   );
 }
 
-export function renderPayResultPage(view: PayPageView, outcome: PayOutcome): string {
-  return renderDocument(<PayResultPage view={view} outcome={outcome} />);
+export function renderPayResultPage(view: PayPageView, outcome: PayOutcome, seller?: Seller | null, follow?: PixFollow | null): string {
+  return renderDocument(<PayResultPage view={view} outcome={outcome} follow={follow} />, seller);
 }

@@ -18,6 +18,9 @@ import { renderPayPage, renderPayResultPage } from "./pay-page.tsx";
 import { logSafely } from "./log-safely.ts";
 import { sameOriginPost } from "./same-origin-post.ts";
 import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
+import { getSellerOfPayLink } from "../../core/tenants/get-seller.ts";
+import { NOT_SELLING } from "./not-selling.ts";
+import { pixFollowFor } from "./pix-router.ts";
 
 /** Submitted fields written back into a refused form; card_number and card_cvc are not among them. */
 const KEPT = ["method", "card_holder", "card_exp_month", "card_exp_year"];
@@ -90,14 +93,24 @@ export function payRouter(runtime: Runtime, opts: AttemptLimitOptions = {}): Rou
 
   r.get("/pay/:token", async (req, res) => {
     const token = String(req.params.token ?? "");
-    const { view, browserCard } = await pageCard(res, await describePayLink(runtime, token));
-    sendHostedPage(res, runtime, 200, renderPayPage({ token, view, values: {}, error: null, browserCard }));
+    const found = await describePayLink(runtime, token);
+    const seller = await getSellerOfPayLink(runtime.db.prisma, token);
+    if (seller && !seller.canSell) return sendHostedPage(res, runtime, 403, renderMessagePage(...NOT_SELLING));
+    const { view, browserCard } = await pageCard(res, found);
+    const follow = view.pix ? await pixFollowFor(runtime, view.pix.paymentId) : null;
+    sendHostedPage(res, runtime, 200, renderPayPage({ token, view, values: {}, error: null, browserCard, follow }, seller));
   });
 
   r.post("/pay/:token", sameOriginPost(runtime.config.publicUrl), limits, ...bodyParsing(), async (req, res) => {
     const token = String(req.params.token ?? "");
     const body = (req.body ?? {}) as Record<string, unknown>;
     const json = wantsJson(req);
+    const seller = await getSellerOfPayLink(runtime.db.prisma, token);
+    // A LIVE seller without legal name and CNPJ takes no payment: nothing is charged.
+    if (seller && !seller.canSell) {
+      if (json) return void res.status(403).set("Cache-Control", "no-store").json({ status: null, error: NOT_SELLING[1], code: "seller_incomplete" });
+      return sendHostedPage(res, runtime, 403, renderMessagePage(...NOT_SELLING));
+    }
     // The tokenizer the page loaded for the card account: its token field is what the card may arrive as.
     const before = await pageCard(res, await describePayLink(runtime, token));
     let outcome: PayOutcome;
@@ -113,13 +126,14 @@ export function payRouter(runtime: Runtime, opts: AttemptLimitOptions = {}): Rou
         const card = browserCard ? { ...browserCard, nextAction } : null;
         // The provider's token travels again with the 3-D Secure handle; card numbers are never kept.
         const kept = browserCard ? [...KEPT, browserCard.tokenField.name] : KEPT;
-        return sendHostedPage(res, runtime, e.status, renderPayPage({ token, view, values: textValues(body, kept), error, browserCard: card }));
+        return sendHostedPage(res, runtime, e.status, renderPayPage({ token, view, values: textValues(body, kept), error, browserCard: card }, seller));
       }
       throw e;
     }
     if (json) return void res.status(200).set("Cache-Control", "no-store").json(outcomeBody(outcome));
     const view = await describePayLink(runtime, token).catch(() => null);
-    sendHostedPage(res, runtime, 200, view ? renderPayResultPage(view, outcome) : renderPayResultPage(fallbackView(outcome), outcome));
+    const follow = outcome.pix ? await pixFollowFor(runtime, outcome.pix.paymentId) : null;
+    sendHostedPage(res, runtime, 200, renderPayResultPage(view ?? fallbackView(outcome), outcome, seller, follow));
   });
 
   const hostedErrors: ErrorRequestHandler = (err, req, res, next) => {

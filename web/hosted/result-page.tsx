@@ -6,7 +6,8 @@ import type { CheckoutOffer } from "../../core/checkout/get-checkout-offer.ts";
 import { formatDay, formatMoney } from "../../core/shared/format-money.ts";
 import { Page, renderDocument } from "../ui/layout.tsx";
 import { OrderSummary } from "../ui/order-summary.tsx";
-import { PixCode } from "./pix-code.tsx";
+import type { Seller } from "../../core/tenants/get-seller.ts";
+import { PixCode, type PixFollow } from "./pix-code.tsx";
 
 /** Our own QR route, served by this host: its path works even when PUBLIC_URL points elsewhere (dev, tests). */
 function qrSrc(url: string): string {
@@ -62,13 +63,13 @@ function Charged({ offer, result, email }: { offer: CheckoutOffer; result: Check
   );
 }
 
-function PixToPay({ heading, what, pix, reference, summary }: { heading: string; what: string; pix: NonNullable<CheckoutResult["pix"]>; reference: string; summary: ComponentChildren }) {
+function PixToPay({ heading, what, pix, reference, summary, follow }: { heading: string; what: string; pix: NonNullable<CheckoutResult["pix"]>; reference: string; summary: ComponentChildren; follow?: PixFollow | null }) {
   return (
     <Page title="Pague com Pix">
       <section class="card">
         <h1>{heading}</h1>
         <p>{what} Escaneie o QR Code no app do seu banco ou use o Pix copia e cola.</p>
-        <PixCode qrSrc={qrSrc(pix.qrPngUrl)} copyPaste={pix.copyPaste} expiresAt={pix.expiresAt} />
+        <PixCode qrSrc={qrSrc(pix.qrPngUrl)} copyPaste={pix.copyPaste} expiresAt={pix.expiresAt} follow={follow} />
         <Reference id={reference} />
       </section>
       {summary}
@@ -76,11 +77,11 @@ function PixToPay({ heading, what, pix, reference, summary }: { heading: string;
   );
 }
 
-export function ResultPage({ offer, result, email }: { offer: CheckoutOffer; result: CheckoutResult; email: string }) {
+export function ResultPage({ offer, result, email, follow }: { offer: CheckoutOffer; result: CheckoutResult; email: string; follow?: PixFollow | null }) {
   const reference = result.orderId ?? result.subscriptionId ?? "";
   if (result.pix) {
     const [heading, what] = result.orderId ? ["Pague com Pix para concluir a compra", offer.name] : ["Pague com Pix para ativar", `Assinatura ${offer.name}`];
-    return <PixToPay heading={heading} what={`${what} (plano ${offer.planName}).`} pix={result.pix} reference={reference} summary={<Summary offer={offer} result={result} />} />;
+    return <PixToPay heading={heading} what={`${what} (plano ${offer.planName}).`} pix={result.pix} reference={reference} summary={<Summary offer={offer} result={result} />} follow={follow} />;
   }
   if (result.orderId) {
     const text = offer.renewsSubscription ? `Pagamento confirmado: sua assinatura do plano ${offer.planName} foi estendida.` : `Pagamento confirmado: ${offer.name}.`;
@@ -100,6 +101,7 @@ export function ResultPage({ offer, result, email }: { offer: CheckoutOffer; res
   );
 }
 
-export function renderResultPage(offer: CheckoutOffer, result: CheckoutResult, email: string): string {
-  return renderDocument(<ResultPage offer={offer} result={result} email={email} />);
+/** `seller` signs the page (footer); `follow`: a Pix page's status and result URLs (pix-router.ts). */
+export function renderResultPage(offer: CheckoutOffer, result: CheckoutResult, email: string, seller?: Seller | null, follow?: PixFollow | null): string {
+  return renderDocument(<ResultPage offer={offer} result={result} email={email} follow={follow} />, seller);
 }

@@ -4,6 +4,7 @@
 import type { RequestHandler, Response } from "express";
 import helmet from "helmet";
 import type { Runtime } from "../../core/runtime.ts";
+import { PIX_FOLLOW_PATH } from "./pix-follow.ts";
 
 /** helmet for the hosted pages; mounted on /checkout and /pay before any route. */
 export function hostedPageHeaders(runtime: Runtime): RequestHandler {
@@ -32,6 +33,23 @@ export function hostedPageHeaders(runtime: Runtime): RequestHandler {
   }) as unknown as RequestHandler;
 }
 
+/**
+ * A page that shows a Pix loads our own follow script (pix-follow.ts) and polls our status route: its
+ * CSP, whichever set it (helmet above or a provider's, browser-card.ts), also lets in 'self' for both.
+ */
+function allowOwnScript(res: Response): void {
+  const csp = String(res.get("Content-Security-Policy") ?? "");
+  if (!csp) return;
+  const directives = csp.split(";").map((d) => d.trim()).filter(Boolean);
+  for (const name of ["script-src", "connect-src"]) {
+    const i = directives.findIndex((d) => d.split(/\s+/)[0] === name);
+    if (i < 0) directives.push(`${name} 'self'`);
+    else if (!directives[i]!.split(/\s+/).includes("'self'")) directives[i] = `${directives[i]} 'self'`;
+  }
+  res.set("Content-Security-Policy", directives.join(";"));
+}
+
 export function sendHostedPage(res: Response, _runtime: Runtime, status: number, page: string): void {
+  if (page.includes(`src="${PIX_FOLLOW_PATH}"`)) allowOwnScript(res);
   res.status(status).set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" }).send(page);
 }

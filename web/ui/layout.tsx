@@ -2,8 +2,11 @@
 // icon browsers fetch on their own is served at /favicon.ico (favicon.ts).
 // Pages are Preact components rendered to a string on the server: every text and attribute value is
 // escaped by the renderer, and the only raw HTML is our own constant CSS and a tokenizer's own script.
-import type { ComponentChildren, VNode } from "preact";
+import { createContext, type ComponentChildren, type VNode } from "preact";
+import { useContext } from "preact/hooks";
 import { renderToString } from "preact-render-to-string";
+import type { Seller } from "../../core/tenants/get-seller.ts";
+import { SellerFooter } from "./seller-footer.tsx";
 
 const CSS = `
 *{box-sizing:border-box}
@@ -37,10 +40,15 @@ dl.sum{margin:.75rem 0 0}
 .inline>div{flex:1;min-width:0}
 .inline button{width:auto;margin-top:0;padding:.65rem 1rem}
 img.qr{display:block;width:100%;max-width:16rem;height:auto;margin:1rem auto}
+footer.seller{max-width:32rem;margin:0 auto;padding:0 1rem 2rem;color:#4a5263;font-size:.85rem}
+footer.seller p{margin:.35rem 0}
+footer.seller a{color:#1546c4}
 `;
 
-/** A complete page around `children`; `title` is plain text. */
-export function Page({ title, children }: { title: string; children?: ComponentChildren }) {
+/** A complete page around `children`; `title` is plain text. `seller`: the tenant's identity, in the footer. */
+export function Page({ title, children, seller }: { title: string; children?: ComponentChildren; seller?: Seller | null }) {
+  const fromContext = useContext(SellerContext);
+  const who = seller ?? fromContext;
   return (
     <html lang="pt-BR">
       <head>
@@ -53,14 +61,18 @@ export function Page({ title, children }: { title: string; children?: ComponentC
       </head>
       <body>
         <main>{children}</main>
+        {who ? <SellerFooter seller={who} /> : null}
       </body>
     </html>
   );
 }
 
-/** The HTML document the routers send. */
-export function renderDocument(page: VNode): string {
-  return `<!doctype html>\n${renderToString(page)}`;
+/** The seller a router renders a page for: every Page inside shows it in the footer (no prop threading). */
+export const SellerContext = createContext<Seller | null>(null);
+
+/** The HTML document the routers send; `seller` signs every Page in it. */
+export function renderDocument(page: VNode, seller?: Seller | null): string {
+  return `<!doctype html>\n${renderToString(seller ? <SellerContext.Provider value={seller}>{page}</SellerContext.Provider> : page)}`;
 }
 
 /** A page with one message: unknown offer, refused request, unexpected failure. */
@@ -75,6 +87,6 @@ export function MessagePage({ heading, message }: { heading: string; message: st
   );
 }
 
-export function renderMessagePage(heading: string, message: string): string {
-  return renderDocument(<MessagePage heading={heading} message={message} />);
+export function renderMessagePage(heading: string, message: string, seller?: Seller | null): string {
+  return renderDocument(<MessagePage heading={heading} message={message} />, seller);
 }
