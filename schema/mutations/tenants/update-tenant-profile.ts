@@ -38,7 +38,7 @@ builder.mutationField("updateTenantProfile", (t) =>
     authScopes: { operator: true },
     args: {
       tenantId: t.arg.id({ required: true, description: "tn_ id." }),
-      input: t.arg({ type: TenantProfileInput, required: true }),
+      input: t.arg({ type: TenantProfileInput, required: true, description: "The whole profile; a field left out or empty is cleared." }),
     },
     resolve: (_q, _root, args, ctx) => updateTenantProfile(ctx.runtime, { tenantId: String(args.tenantId), profile: args.input }),
   }),
