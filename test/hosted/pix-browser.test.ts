@@ -34,7 +34,7 @@ async function toPix(page: Page, baseUrl: string, t: TestTenant): Promise<void> 
   await page.fill('[name="phone"]', "(11) 98765-4321");
   await page.fill('[name="doc"]', "529.982.247-25");
   await page.check('[name="method"][value="pix"]');
-  await submitAndLoad(page, () => page.click('button[type="submit"]'));
+  await submitAndLoad(page, () => page.click('form.card button[type="submit"]'));
   expect(await page.textContent("h1")).toBe("Pague com Pix para ativar");
 }
 

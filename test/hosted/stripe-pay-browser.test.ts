@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)("Stripe.js on /pay and 3-D Secure in a browser (st
 
   async function typeCardAndSubmit(w: Watched, number: string) {
     await w.page.frameLocator("#card-element iframe").locator('input[name="cardnumber"]').fill(number);
-    await submitAndLoad(w.page, () => w.page.click('button[type="submit"]'));
+    await submitAndLoad(w.page, () => w.page.click('button[type="submit"]:not(:has-text("Aplicar"))'));
   }
 
   /** Only pm_ ids (and the 3-D Secure handle) left the page: never a card number, expiry or CVC. */
