@@ -84,6 +84,9 @@ describe("panel gateways", () => {
     for (const e of ["payment_intent.succeeded", "payment_intent.payment_failed", "refund.created", "refund.updated", "refund.failed", "charge.dispute.created"]) expect(page.html).toContain(e);
     expect(page.html).toContain("conta padrão do Stripe");
 
+    const empty = await b.submit(`/panel/gateways/${id}`, `/panel/gateways/${id}/credentials`, { cred_secretKey: " " });
+    expect(empty.status).toBe(422);
+    expect(empty.html).toContain("Preencha ao menos um campo");
     // Stripe's signing secret exists only once the endpoint is registered: added alone, the key stays.
     const saved = await b.submit(`/panel/gateways/${id}`, `/panel/gateways/${id}/credentials`, { cred_webhookSecret: WEBHOOK_SECRET });
     expect(saved.status).toBe(303);
@@ -91,6 +94,14 @@ describe("panel gateways", () => {
     expect(after.html).toContain("Credenciais trocadas e verificadas");
     expect(after.html).toContain(`whsec_...${WEBHOOK_SECRET.slice(-4)}`);
     expect(after.html).toContain(`sk_test_...${SECRET_KEY.slice(-4)}`);
+
+    // A rotated key the provider refuses is told on the account's page; the stored one stays.
+    const rotated = `sk_test_${alnum(24)}`;
+    const refused = await b.submit(`/panel/gateways/${id}`, `/panel/gateways/${id}/credentials`, { cred_secretKey: rotated });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain("O provedor recusou as credenciais: stripe refused the credentials: Stripe does not recognize the key");
+    expect(refused.html).toContain(`sk_test_...${SECRET_KEY.slice(-4)}`);
+    expect(refused.html).not.toContain(rotated);
 
     // The account charges: the operator's view agrees, and the stored set still opens with the key.
     const { gatewayAccounts } = await op(`query($t: ID!) { gatewayAccounts(tenantId: $t) { id name provider isDefault credentialHints } }`, { t: t.tenantId });

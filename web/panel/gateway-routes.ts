@@ -104,7 +104,9 @@ export function gatewayRoutes(router: Router, kit: PanelKit): void {
       // The account's own provider decides which fields the form had (another tenant's id: 404 here).
       const { ownGatewayAccount, gatewaySetup } = await call<Gateway>(req, "panel-gateway", { id }, token);
       const setup = gatewaySetup.providers.find((p) => p.provider === ownGatewayAccount.provider)!;
-      await call(req, "panel-update-gateway-credentials", { id, credentials: postedCredentials(req.body, setup) }, token);
+      const credentials = postedCredentials(req.body, setup);
+      if (!Object.keys(credentials).length) return renderAccount(req, res, id, { status: 422, error: "Preencha ao menos um campo: os vazios continuam como estão." });
+      await call(req, "panel-update-gateway-credentials", { id, credentials }, token);
       res.redirect(303, `/panel/gateways/${id}?saved=1`);
     } catch (err) {
       const r = refusal(err);
