@@ -204,7 +204,8 @@ export function gatewayPage(p: {
           {events.length ? (
             <>
               <p>Eventos a ativar:</p>
-              <ul>
+              {/* Long event names wrap on a narrow screen. */}
+              <ul style={{ overflowWrap: "anywhere" }}>
                 {events.map((e) => (
                   <li key={e}>
                     <code>{e}</code>
