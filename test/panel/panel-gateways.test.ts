@@ -193,6 +193,7 @@ describe("panel gateways", () => {
       expect(list.status).toBe(200);
       expect(list.html).toContain(">stripe</a>");
       expect(list.html).not.toContain("/panel/gateways/connect/");
+      expect((await v.get("/panel/gateways/connect/stripe")).status).toBe(403);
       const page = await v.get(`/panel/gateways/${sandboxId}`);
       expect(page.html).not.toContain(`action="/panel/gateways/${sandboxId}/default"`);
       for (const [formPage, action, form] of [

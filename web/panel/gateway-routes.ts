@@ -50,6 +50,8 @@ export function gatewayRoutes(router: Router, kit: PanelKit): void {
     if (!provider) return refusedPage(res, { status: 404, code: "not_found", error: "" });
     const s = await read<Gateways>(req, res, "panel-gateways");
     if (!s) return;
+    // The form is not offered to a role that may not connect (the core would refuse the post anyway).
+    if (!["OWNER", "ADMIN", "DEVELOPER"].includes(s.me.role)) return refusedPage(res, { status: 403, code: "role_forbidden", error: "" });
     const setup = s.gatewaySetup.providers.find((p) => p.provider === provider)!;
     send(res, extra.status ?? 200, connectPage({ member: s.me, csrf: s.csrf, slug, setup, baseUrlOverrideAllowed: s.gatewaySetup.baseUrlOverrideAllowed, ...extra }));
   }
