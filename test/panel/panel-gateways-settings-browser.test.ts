@@ -2,16 +2,14 @@
 // local fake and saves the company profile; then axe checks every new page (and its error states) at
 // 360 px and at desktop width, with no horizontal overflow.
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe.ts";
-import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
+import { axeViolations, hasChromium, horizontalOverflow, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import { newMember, signIn } from "../helpers/panel.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 
-const AXE = readFileSync(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
 const alnum = (n: number) => randomBytes(n).toString("base64url").replace(/[-_]/g, "x");
 const SECRET_KEY = `sk_test_${alnum(24)}`;
 
@@ -63,13 +61,8 @@ describe.skipIf(!hasChromium)("gateways and settings in a browser", () => {
       const { ctx, page, baseUrl } = await ownerContext(width, true);
       const violations: string[] = [];
       const check = async (name: string) => {
-        await page.evaluate(AXE);
-        const result = (await page.evaluate(async () => {
-          const r = await (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run(document);
-          return r.violations.map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-        })) as string[];
-        violations.push(...result.map((v) => `${name}: ${v}`));
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        violations.push(...(await axeViolations(page)).map((v) => `${name}: ${v.id} ${JSON.stringify(v.nodes)}`));
+        const overflow = await horizontalOverflow(page);
         if (overflow > 0) violations.push(`${name}: ${overflow}px horizontal overflow`);
       };
       // axe sees a violation where there is one: the checks below are real.
