@@ -11,6 +11,7 @@ import { homeRoutes } from "./home-routes.ts";
 import { securityRoutes } from "./security-routes.ts";
 import { signInRoutes } from "./sign-in-routes.ts";
 import { teamRoutes } from "./team-routes.ts";
+import { webhookRoutes } from "./webhook-routes.ts";
 
 export type { PanelCore, PanelOptions } from "./panel-kit.ts";
 
@@ -57,6 +58,7 @@ export function panelRouter(opts: PanelOptions): Router {
   signInRoutes(router, kit, opts);
   securityRoutes(router, kit);
   teamRoutes(router, kit);
+  webhookRoutes(router, kit);
 
   // Anything else that fails: a page, never a stack or JSON.
   router.use("/panel", ((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
