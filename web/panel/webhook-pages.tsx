@@ -86,7 +86,7 @@ function EndpointFields({ form, idPrefix }: { form: EndpointForm; idPrefix: stri
         </label>
         {EVENT_TYPES.map((type) => (
           <label class="choice" key={type}>
-            <input type="checkbox" name="events" value={type} checked={form.events.includes(type)} /> <code>{type}</code>
+            <input type="checkbox" name="events" value={type} checked={form.events.includes(type)} /> <code style={{ ...WRAP, minWidth: 0 }}>{type}</code>
           </label>
         ))}
       </fieldset>
