@@ -7,6 +7,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { advanceClock } from "../helpers/billing.ts";
 import { get, op } from "../helpers/http.ts";
+import { createOpenApiValidator } from "../helpers/openapi-validator.ts";
 import { csrfOf, newMember, signIn, type PanelBrowser } from "../helpers/panel.ts";
 import { newTenant, type TestTenant } from "../helpers/tenant.ts";
 import { addEndpoint, deliveries, receiversPerTest, type Received } from "../helpers/webhook-receiver.ts";
@@ -68,6 +69,7 @@ describe("panel webhooks", () => {
     await mine.waitFor((rs) => rs.length === 1);
     const got = mine.requests[0]!;
     expect(got.body.type).toBe("webhook.test");
+    expect(createOpenApiValidator().validateWebhook("webhook.test", got.body).errors).toEqual([]);
     expect(verified(got, secret)).toBe(true);
     expect(verified(got, "whsec_" + Buffer.alloc(32).toString("base64"))).toBe(false);
 
