@@ -33,6 +33,7 @@ import "./mutations/tenants/update-tenant-contacts.ts";
 import "./mutations/tenants/update-tenant-profile.ts";
 import "./mutations/tenants/own-tenant-settings.ts";
 import "./mutations/webhooks.ts";
+import "./mutations/webhook-endpoints.ts";
 import "./mutations/catalog.ts";
 import "./mutations/gateway-accounts.ts";
 import "./mutations/panel-gateways.ts";

@@ -26,3 +26,9 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export function isEventType(value: string): value is EventType {
   return (EVENT_TYPES as readonly string[]).includes(value);
 }
+
+/**
+ * The panel's "send a test event": not a billing event and not one of the contract's types. It goes to
+ * the one endpoint asked for, signed like any other, and never appears in GET /v1/events.
+ */
+export const TEST_EVENT_TYPE = "webhook.test";

@@ -2,7 +2,7 @@
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { AppError } from "../shared/errors.ts";
 import { keyset, toPage, type PageArgs } from "../shared/pagination.ts";
-import { EVENT_TYPES, isEventType } from "./event-types.ts";
+import { EVENT_TYPES, isEventType, TEST_EVENT_TYPE } from "./event-types.ts";
 
 export const EVENT_RETENTION_DAYS = 30;
 
@@ -16,7 +16,8 @@ export async function listEvents(prisma: PrismaClient, input: PageArgs & { tenan
     where: {
       tenantId: input.tenantId,
       createdAt: { gte: since },
-      ...(input.type ? { type: input.type } : {}),
+      // A panel test event went to one endpoint only; it is no billing event to replay.
+      ...(input.type ? { type: input.type } : { type: { not: TEST_EVENT_TYPE } }),
       ...(k.afterId ? { id: { gt: k.afterId } } : {}),
     },
     orderBy: { id: "asc" },

@@ -1,6 +1,7 @@
 // Claims due deliveries with a lease (FOR UPDATE SKIP LOCKED): N dispatchers on one database never
 // send the same attempt twice, and a crashed holder's rows come back when its lease runs out. Due
-// means next_attempt_at reached on the tenant's clock: the wall clock, or a sandbox tenant's own.
+// means next_attempt_at reached on the tenant's clock: the wall clock, or a sandbox tenant's own, and
+// the endpoint enabled.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 
 export interface ClaimedDelivery {
@@ -47,6 +48,8 @@ export async function claimDueDeliveries(
              row_number() OVER (PARTITION BY w.endpoint_id ORDER BY w.next_attempt_at, w.id) AS rn
       FROM (
         SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d JOIN tenants t ON t.id = d.tenant_id
+          -- A disabled endpoint's deliveries are held (still PENDING) until it is enabled again.
+          JOIN webhook_endpoints ep ON ep.id = d.endpoint_id AND ep.active
         WHERE d.status = 'PENDING'
           AND d.next_attempt_at <= CASE WHEN t.mode = 'SANDBOX' AND t.clock_at IS NOT NULL THEN t.clock_at ELSE ${now}::timestamp(3) END
           AND (d.lease_until IS NULL OR d.lease_until < ${now}::timestamp(3))

@@ -54,7 +54,7 @@ export async function attemptsMade(runtime: Runtime, tenantId: string): Promise<
 /** The earliest pending retry of the tenant after `after`, for advanceClock's stops. */
 export async function nextDeliveryDueAfter(runtime: Runtime, tenantId: string, after: Date): Promise<Date | null> {
   const row = await runtime.db.prisma.webhookDelivery.findFirst({
-    where: { tenantId, status: "PENDING", nextAttemptAt: { gt: after } },
+    where: { tenantId, status: "PENDING", nextAttemptAt: { gt: after }, endpoint: { active: true } },
     orderBy: { nextAttemptAt: "asc" },
     select: { nextAttemptAt: true },
   });

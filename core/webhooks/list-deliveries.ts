@@ -15,6 +15,8 @@ export interface ListDeliveriesInput {
   status?: DeliveryStatus | null;
   limit?: number | null;
   after?: string | null;
+  /** Newest first (the panel's log); `after` then pages towards older deliveries. */
+  newestFirst?: boolean | null;
 }
 
 export async function listDeliveries(prisma: PrismaClient, input: ListDeliveriesInput) {
@@ -27,9 +29,9 @@ export async function listDeliveries(prisma: PrismaClient, input: ListDeliveries
       ...(input.eventId ? { eventId: input.eventId } : {}),
       ...(input.endpointId ? { endpointId: input.endpointId } : {}),
       ...(input.status ? { status: input.status } : {}),
-      ...(input.after ? { id: { gt: input.after } } : {}),
+      ...(input.after ? { id: input.newestFirst ? { lt: input.after } : { gt: input.after } } : {}),
     },
-    orderBy: { id: "asc" },
+    orderBy: { id: input.newestFirst ? "desc" : "asc" },
     take: limit + 1,
   });
   return toPage(rows, { take: limit + 1, afterId: input.after ?? undefined, limit });

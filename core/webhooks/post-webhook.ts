@@ -78,40 +78,52 @@ export function postWebhook(
       resolve({ ...r, latencyMs: Math.round(performance.now() - started), fatal: false, timedOut });
     };
     const lib = tls ? https : http;
-    const req = lib.request(url, {
-      method: "POST",
-      agent: agents[opts.mode][url.protocol as "http:" | "https:"],
-      headers: { ...headers, "content-length": Buffer.byteLength(body) },
-      lookup: lookups[opts.mode],
-    });
-    if (tls) {
-      req.on("socket", (socket) => {
-        if (!socket.connecting) return; // a kept-alive socket: its handshake was done long ago
-        socket.once("connect", () => (inHandshake = true));
-        socket.once("secureConnect", () => (inHandshake = false));
-      });
-    }
+    let req: http.ClientRequest;
     const timer = setTimeout(() => {
       timedOut = true;
       req.destroy(new Error(`timeout after ${opts.timeoutMs} ms`));
     }, opts.timeoutMs);
-    req.on("response", (res) => {
-      const code = res.statusCode ?? null;
-      const ok = code !== null && code >= 200 && code < 300;
-      settle({ statusCode: code, error: ok ? null : "http_status", detail: null });
-      let size = 0;
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_RESPONSE_BYTES) req.destroy();
+    /**
+     * `fresh`: a new connection of its own. A kept-alive socket the receiver closed just as we reused it
+     * resets before any answer (Node's documented keep-alive race): nothing reached the receiver, so the
+     * request goes once more on a new connection instead of costing the delivery a retry.
+     */
+    const send = (fresh: boolean) => {
+      req = lib.request(url, {
+        method: "POST",
+        agent: fresh ? false : agents[opts.mode][url.protocol as "http:" | "https:"],
+        headers: { ...headers, "content-length": Buffer.byteLength(body) },
+        lookup: lookups[opts.mode],
       });
-      res.on("close", () => clearTimeout(timer));
-      res.on("error", () => undefined);
-    });
-    req.on("error", (err) => {
-      clearTimeout(timer);
-      const detail = `${(err as NodeJS.ErrnoException).code ?? "error"}: ${err.message}`.slice(0, 300);
-      settle({ statusCode: null, error: categorizeError(err, { timedOut, inHandshake }), detail });
-    });
-    req.end(body);
+      const sent = req;
+      if (tls) {
+        sent.on("socket", (socket) => {
+          if (!socket.connecting) return; // a kept-alive socket: its handshake was done long ago
+          socket.once("connect", () => (inHandshake = true));
+          socket.once("secureConnect", () => (inHandshake = false));
+        });
+      }
+      sent.on("response", (res) => {
+        const code = res.statusCode ?? null;
+        const ok = code !== null && code >= 200 && code < 300;
+        settle({ statusCode: code, error: ok ? null : "http_status", detail: null });
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) sent.destroy();
+        });
+        res.on("close", () => clearTimeout(timer));
+        res.on("error", () => undefined);
+      });
+      sent.on("error", (err) => {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (!fresh && !settled && !timedOut && sent.reusedSocket && code === "ECONNRESET") return send(true);
+        clearTimeout(timer);
+        const detail = `${code ?? "error"}: ${err.message}`.slice(0, 300);
+        settle({ statusCode: null, error: categorizeError(err, { timedOut, inHandshake }), detail });
+      });
+      sent.end(body);
+    };
+    send(false);
   });
 }

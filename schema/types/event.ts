@@ -10,7 +10,7 @@ const EventRef = builder.prismaObject("Event", {
   description: "A billing event (the outbox row behind every webhook). Its data is the state right after the change, as sent.",
   fields: (t) => ({
     id: t.exposeID("id", { description: "evt_ id." }),
-    type: t.exposeString("type", { description: "One of the 19 event types (subscription.activated, invoice.paid, order.paid, ...)." }),
+    type: t.exposeString("type", { description: "One of the 19 event types (subscription.activated, invoice.paid, order.paid, ...), or webhook.test: a panel test event, seen only in its delivery." }),
     tenantId: t.exposeString("tenantId", { description: "tn_ id of the tenant." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "Business time (tenant clock)." }),
     data: t.field({

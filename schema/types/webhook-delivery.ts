@@ -1,4 +1,5 @@
 // The delivery log on GraphQL: deliveries, their attempts, and the alarm list of exhausted ones.
+import { eventEnvelope } from "../../core/events/event-envelope.ts";
 import { DELIVERY_ERRORS, deliveryErrorFor } from "../../core/webhooks/delivery-error.ts";
 import { listDeliveries } from "../../core/webhooks/list-deliveries.ts";
 import { eventTenantId, redeliverEvent } from "../../core/webhooks/redeliver-event.ts";
@@ -50,6 +51,12 @@ export const WebhookDeliveryRef = builder.prismaObject("WebhookDelivery", {
       description: "Category of the last failed attempt's error (see WebhookAttempt.error).",
       resolve: (d) => deliveryErrorFor(d.lastError, d.lastStatusCode),
     }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "Wall-clock time the delivery was queued." }),
+    payload: t.string({
+      description: "The body as sent: the event envelope, byte for byte what the X-Billing-Signature HMAC covers (signed again at each attempt's ts).",
+      select: { eventId: true, tenantId: true, event: { select: { type: true, data: true, createdAt: true } } },
+      resolve: (d) => JSON.stringify(eventEnvelope({ id: d.eventId, tenantId: d.tenantId, type: d.event.type, data: d.event.data, createdAt: d.event.createdAt })),
+    }),
     deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true, description: "Wall-clock time of the 2xx." }),
     attempts: t.relation("attempts", { query: { orderBy: { attemptNo: "asc" } }, description: "Every attempt, in order." }),
   }),
@@ -69,6 +76,7 @@ builder.queryFields((t) => ({
         eventId: t.arg.id({ required: false, description: "Only the deliveries of this event." }),
         endpointId: t.arg.id({ required: false, description: "Only the deliveries to this endpoint." }),
         status: t.arg({ type: DeliveryStatusEnum, required: false, description: "Only deliveries in this status." }),
+        newestFirst: t.arg.boolean({ required: false, description: "Newest first (after then pages towards older ones). Default: event order." }),
       },
       resolve: async (_root, args, ctx) => {
         forwardOnly(args);
@@ -78,6 +86,7 @@ builder.queryFields((t) => ({
           eventId: args.eventId ? String(args.eventId) : null,
           endpointId: args.endpointId ? String(args.endpointId) : null,
           status: args.status,
+          newestFirst: args.newestFirst,
           limit: args.first,
           after: args.after,
         });
@@ -104,11 +113,11 @@ builder.queryFields((t) => ({
   ),
   webhookEndpoints: t.prismaField({
     type: ["WebhookEndpoint"],
-    description: "The tenant's webhook endpoints.",
+    description: "The tenant's webhook endpoints (deleted ones are left out).",
     authScopes: { tenant: true, operator: true },
     args: { tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }) },
     resolve: (query, _root, args, ctx) =>
-      ctx.db.prisma.webhookEndpoint.findMany({ ...query, where: { tenantId: tenantIdFor(ctx, args.tenantId) }, orderBy: { id: "asc" } }),
+      ctx.db.prisma.webhookEndpoint.findMany({ ...query, where: { tenantId: tenantIdFor(ctx, args.tenantId), deletedAt: null }, orderBy: { id: "asc" } }),
   }),
 }));
 

@@ -26,7 +26,8 @@ export class PanelBrowser {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ");
   }
 
-  async request(method: "GET" | "POST", path: string, form?: Record<string, string>): Promise<PanelAnswer> {
+  /** `form` as pairs when a field repeats (checkboxes). */
+  async request(method: "GET" | "POST", path: string, form?: Record<string, string> | [string, string][]): Promise<PanelAnswer> {
     const res = await fetch(`${this.baseUrl}${path}`, {
       method,
       redirect: "manual",

@@ -135,8 +135,8 @@ describe("OpenAPI document", () => {
     expect(Object.keys(tooMany.headers)).toEqual(["Retry-After", "RateLimit-Policy", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]);
   });
 
-  it("documents the 19 webhook events with both signature header sets", () => {
-    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+  it("documents the 19 webhook events and the panel's webhook.test with both signature header sets", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES, "webhook.test"].sort());
     const names = (doc.webhooks["invoice.paid"].post.parameters as Json[]).map((p) => (resolve(p.$ref) as Json).name);
     expect(names).toEqual(["X-Billing-Event-Id", "X-Billing-Signature", "webhook-id", "webhook-timestamp", "webhook-signature"]);
   });

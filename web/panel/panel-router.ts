@@ -13,6 +13,7 @@ import { securityRoutes } from "./security-routes.ts";
 import { settingsRoutes } from "./settings-routes.ts";
 import { signInRoutes } from "./sign-in-routes.ts";
 import { teamRoutes } from "./team-routes.ts";
+import { webhookRoutes } from "./webhook-routes.ts";
 
 export type { PanelCore, PanelOptions } from "./panel-kit.ts";
 
@@ -61,6 +62,7 @@ export function panelRouter(opts: PanelOptions): Router {
   teamRoutes(router, kit);
   gatewayRoutes(router, kit);
   settingsRoutes(router, kit);
+  webhookRoutes(router, kit);
 
   // Anything else that fails: a page, never a stack or JSON.
   router.use("/panel", ((err: unknown, _req: Request, res: Response, _next: NextFunction) => {

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "webhook_endpoints" ADD COLUMN     "deleted_at" TIMESTAMP(3),
+ADD COLUMN     "description" TEXT NOT NULL DEFAULT '';
+
