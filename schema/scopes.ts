@@ -42,6 +42,9 @@ export function firstFailedScope(failure: AuthFailure): string | undefined {
   return undefined;
 }
 
+/** Mutations that only read (a secret shown on demand is a mutation so the audit log records it). */
+export const READS_RECORDED_AS_MUTATIONS: ReadonlySet<string> = new Set(["revealWebhookSecret"]);
+
 /**
  * The contract's exceptions to the read-only account mode (billing-api.md, Authentication 7):
  * refund, cancel (immediate and at period end) and customer edit. Every other mutation is refused
@@ -65,7 +68,7 @@ export class ReadOnlyAccountsPlugin<Types extends SchemaTypes> extends BasePlugi
     resolver: GraphQLFieldResolver<unknown, Types["Context"], object>,
     fieldConfig: PothosOutputFieldConfig<Types>,
   ): GraphQLFieldResolver<unknown, Types["Context"], object> {
-    if (fieldConfig.kind !== "Mutation" || ALLOWED_WHEN_READ_ONLY.has(fieldConfig.name) || MEMBER_SELF_SERVICE.has(fieldConfig.name)) return resolver;
+    if (fieldConfig.kind !== "Mutation" || ALLOWED_WHEN_READ_ONLY.has(fieldConfig.name) || MEMBER_SELF_SERVICE.has(fieldConfig.name) || READS_RECORDED_AS_MUTATIONS.has(fieldConfig.name)) return resolver;
     return (parent, args, ctx, info) => {
       if (isLockedAccount(ctx as Context)) throw new AppError("account_locked");
       return resolver(parent, args, ctx, info);

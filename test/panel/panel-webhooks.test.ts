@@ -277,4 +277,17 @@ describe("panel webhooks", () => {
     expect(refused.status).toBe(422);
     expect(refused.html).not.toContain("<script>alert");
   });
+
+  it("in read-only mode the secret is still shown (a read, recorded as a mutation) while changes are refused", async () => {
+    const t = await newTenant();
+    const mine = await receiver();
+    const b = await developer(t);
+    const path = await addInPanel(b, [["url", mine.url], ["description", "Somente leitura"], ["scope", "all"], ["enabled", "1"]]);
+    await op(`mutation($t: ID!) { setTenantReadOnly(tenantId: $t, readOnly: true) { id } }`, { t: t.tenantId });
+    const shown = await post(b, path, "secret");
+    expect(shown.status).toBe(200);
+    expect(secretOn(shown.html)).toMatch(/^whsec_/);
+    const test = await post(b, path, "test");
+    expect(test.status).toBe(403);
+  });
 });
