@@ -10,6 +10,9 @@
 // this one), BENCH_OLD_ROOT (a second checkout, e.g. an older commit, run as "old" in the same
 // alternation), BENCH_ONLY=service|old|ceiling (one column, e.g. under CHILD_NODE_ARGS=--cpu-prof).
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import pg from "pg";
+import { pgPoolConfig } from "../prisma/connection.ts";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Db } from "../prisma/client.ts";
@@ -55,6 +58,9 @@ export async function seedEntitlements(db: Db) {
 type SeededPlan = { planId: string; offerId: string };
 
 interface Row {
+  /** CPU milliseconds per answered request: the server's process, and PostgreSQL's backends for it. */
+  cpuMs?: number;
+  pgCpuMs?: number;
   rps: number;
   p50: number;
   p99: number;
@@ -66,7 +72,38 @@ interface Column {
   name: string;
   url: string;
   authorization: string;
+  /** The server's process, and the PostgreSQL backends serving it (none for the ceiling). */
+  pids(): Promise<{ server: number; pg: number[] }>;
   stop(): Promise<void>;
+}
+
+/** utime + stime of a process in ms (/proc, 100 ticks/s), or undefined once gone. */
+function cpuOf(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU ms spent by the processes alive both before and after. */
+function cpuSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, start] of before) {
+    const end = cpuOf(pid);
+    if (end !== undefined) total += end - start;
+  }
+  return total;
+}
+
+function snapshot(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    const c = cpuOf(pid);
+    if (c !== undefined) out.set(pid, c);
+  }
+  return out;
 }
 
 /** A node script of bench/ under tsx, its stdout collected; resolves with it when the process exits 0. */
@@ -103,12 +140,20 @@ async function startService(name: string, root: string | undefined): Promise<{ c
     const body = await getText(child.baseUrl, authorization);
     if ((JSON.parse(body) as { subscriptions: unknown[] }).subscriptions.length !== 2) throw new Error(`expected 2 live subscriptions: ${body}`);
     const c = child;
+    // Asks PostgreSQL which backends serve the service's database (its pool, its LISTEN sessions).
+    const admin = new pg.Client(pgPoolConfig(scratch.url));
+    await admin.connect();
+    const pids = async () => {
+      const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+      return { server: c.proc.pid!, pg: rows.map((r) => r.pid) };
+    };
     const stop = async () => {
+      await admin.end().catch(() => undefined);
       await c.stop();
       await scratch.drop().catch((err) => console.error(`could not drop ${scratch.url}: ${err}`));
     };
     console.log(`${name}: ${root ?? "this checkout"}, pid ${child.proc.pid}, ${child.baseUrl}`);
-    return { column: { name, url: child.baseUrl, authorization, stop }, body };
+    return { column: { name, url: child.baseUrl, authorization, pids, stop }, body };
   } catch (err) {
     await db?.close();
     await child?.stop();
@@ -129,6 +174,7 @@ async function startCeiling(body: string): Promise<Column> {
     name: "ceiling",
     url,
     authorization: "Bearer none",
+    pids: async () => ({ server: script.proc.pid!, pg: [] }),
     stop: async () => {
       script.proc.kill("SIGTERM");
       await script.done.catch(() => undefined);
@@ -137,8 +183,15 @@ async function startCeiling(body: string): Promise<Column> {
 }
 
 async function load(column: Column, connections: number, seconds: number): Promise<Row> {
+  const pids = await column.pids();
+  const server = snapshot([pids.server]);
+  const backends = snapshot(pids.pg);
   const out = await runScript("load-generator.ts", [column.url + PATH, String(connections), String(seconds), column.authorization]).done;
-  return JSON.parse(out.trim().split("\n").pop()!) as Row;
+  const serverMs = cpuSince(server);
+  const pgMs = cpuSince(backends);
+  const row = JSON.parse(out.trim().split("\n").pop()!) as Row;
+  const answered = row.rps * seconds;
+  return { ...row, cpuMs: serverMs / answered, pgCpuMs: pgMs / answered };
 }
 
 const mark = (ok: boolean) => (ok ? "PASS" : "MISS");
@@ -154,9 +207,10 @@ function report(columns: string[], runs: Map<string, Row[]>): EntitlementsFigure
   const figures: EntitlementsFigures = { perCeiling: {}, p99: {} };
   console.log(`\n== GET /v1/entitlements on PostgreSQL: service, ceiling and load generator in separate processes; ${ROUNDS} rounds of ${SECONDS} s per run, alternated ==`);
   console.log("(2 cores shared by all three processes, PostgreSQL and anything else on the host: figures are noisy; compare columns of one run)");
+  console.log("(CPU µs: the server process's CPU per answered request; PG µs: its PostgreSQL backends'. They hold still when the host is busy; req/s does not)");
   for (const c of LEVELS) {
     console.log(`\n${c} connections (median of ${ROUNDS} rounds)`);
-    console.log(`${"column".padEnd(9)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"/ceiling".padStart(9)}${"non-2xx".padStart(9)}${"errors".padStart(9)}`);
+    console.log(`${"column".padEnd(9)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"/ceiling".padStart(9)}${"CPU µs".padStart(9)}${"PG µs".padStart(9)}${"non-2xx".padStart(9)}${"errors".padStart(9)}`);
     const ceiling = runs.get(`ceiling ${c}`)!;
     for (const name of columns) {
       const rows = runs.get(`${name} ${c}`)!;
@@ -166,11 +220,18 @@ function report(columns: string[], runs: Map<string, Row[]>): EntitlementsFigure
       (figures.p99[name] ??= {})[c] = p99;
       const sum = (k: "non2xx" | "errors") => rows.reduce((n, r) => n + r[k], 0);
       console.log(
-        `${name.padEnd(9)}${fmt(median(rows.map((r) => r.rps)))}${fmt(median(rows.map((r) => r.p50)), 1)}${fmt(p99, 1)}${fmt(name === "ceiling" ? 1 : ratio, 3)}${fmt(sum("non2xx"))}${fmt(sum("errors"))}`,
+        `${name.padEnd(9)}${fmt(median(rows.map((r) => r.rps)))}${fmt(median(rows.map((r) => r.p50)), 1)}${fmt(p99, 1)}${fmt(name === "ceiling" ? 1 : ratio, 3)}` +
+          `${fmt(median(rows.map((r) => (r.cpuMs ?? 0) * 1000)))}${fmt(median(rows.map((r) => (r.pgCpuMs ?? 0) * 1000)))}${fmt(sum("non2xx"))}${fmt(sum("errors"))}`,
       );
     }
   }
   console.log("");
+  const cpu = (name: string, c: number, pgToo: boolean) => median(runs.get(`${name} ${c}`)!.map((r) => (r.cpuMs ?? 0) + (pgToo ? (r.pgCpuMs ?? 0) : 0)));
+  for (const name of columns.filter((n) => n !== "ceiling")) {
+    console.log(
+      `${name.padEnd(8)} CPU per request against the ceiling's (what the ratio tends to when CPU is the limit): c10 ${(cpu("ceiling", 10, false) / cpu(name, 10, true)).toFixed(3)}, c100 ${(cpu("ceiling", 100, false) / cpu(name, 100, true)).toFixed(3)} (service + its PostgreSQL backends)`,
+    );
+  }
   for (const name of columns.filter((n) => n !== "ceiling")) {
     const r = figures.perCeiling[name]!;
     const p = figures.p99[name]![10]!;
@@ -209,7 +270,7 @@ export async function main(): Promise<EntitlementsFigures> {
       for (const connections of LEVELS) {
         for (const c of running) {
           const row = await load(c, connections, SECONDS);
-          console.log(`round ${round}, ${c.name} at ${connections}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms`);
+          console.log(`round ${round}, ${c.name} at ${connections}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms, CPU ${((row.cpuMs ?? 0) * 1000).toFixed(0)} µs + PG ${((row.pgCpuMs ?? 0) * 1000).toFixed(0)} µs per request`);
           let list = runs.get(`${c.name} ${connections}`);
           if (!list) runs.set(`${c.name} ${connections}`, (list = []));
           list.push(row);
