@@ -1,26 +1,34 @@
-// GET /v1/entitlements under load, three servers on one database in one process:
-//   ceiling: bare Express returning fixed JSON of the same body (what HTTP + Express cost alone);
-//   direct:  Express + Prisma the naive way (key lookup, customer, subscriptions: 3 queries, no cache);
-//   facade:  the real service (auth cache, rate limit, GraphQL core, one SQL query).
-// Env: DATABASE_URL (PostgreSQL; else PGlite in memory), BENCH_SECONDS (per run, default 10),
-// BENCH_ONLY=facade (one path only, e.g. under --cpu-prof).
-import assert from "node:assert/strict";
-import autocannon from "autocannon";
-import express, { type Express } from "express";
+// GET /v1/entitlements as a user would measure it, on PostgreSQL, in three kinds of process:
+//   service: `main.ts --role all` in its own process, as `npm start` runs it, on a scratch database;
+//   ceiling: bare Express in its own process answering the same bytes (what HTTP + Express cost alone);
+//   load:    autocannon in a process of its own for each run (bench/load-generator.ts).
+// Runs alternate (ceiling, service[, old service]) at each concurrency, for BENCH_ROUNDS rounds, so a
+// host whose speed moves within minutes moves every column alike; the ratio of each round is taken
+// against that round's ceiling run, and the median over the rounds is printed.
+// Env: BENCH_PG_URL or DATABASE_URL (the server; default the local one), BENCH_SECONDS (per run, default
+// 10), BENCH_ROUNDS (default 3), BENCH_SERVICE_ROOT (the checkout whose main.ts is "service", default
+// this one), BENCH_OLD_ROOT (a second checkout, e.g. an older commit, run as "old" in the same
+// alternation), BENCH_ONLY=service|old|ceiling (one column, e.g. under CHILD_NODE_ARGS=--cpu-prof).
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import pg from "pg";
+import { pgPoolConfig } from "../prisma/connection.ts";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Db } from "../prisma/client.ts";
+import { openDb } from "../prisma/client.ts";
 import { newId } from "../core/shared/ids.ts";
-import { sha256Hex } from "../core/shared/secrets.ts";
-import { mergeEntitlements, type Entitlements } from "../core/entitlements/merge-entitlements.ts";
-import { closeServer, isMain, listen, liveSubscriptionFields, openBench, seedTenant, type Listening } from "./harness.ts";
+import { freePort, scratchPgDatabase, startChildService, type ChildService, type ScratchDb } from "../test/helpers/child-service.ts";
+import { isMain, liveSubscriptionFields, median, seedTenant } from "./harness.ts";
 
+const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LEVELS = [10, 100];
 const EXTERNAL_ID = "bench-entitlements-customer";
 export const PATH = `/v1/entitlements?external_id=${EXTERNAL_ID}`;
-/** Same rule as core/entitlements/get-entitlements.ts: statuses whose plans grant capabilities. */
-const GRANTING = new Set(["active", "trialing", "past_due"]);
-// Targets (PostgreSQL, 10 connections).
-const TARGET = { facadePerCeiling: 0.2, facadePerDirect: 0.6, p99Ms: 20 }; // facade/ceiling 0.2: the promised floor
+/** Issue targets, PostgreSQL on this 2-core host, three processes. */
+const TARGET = { perCeiling: 0.25, p99Ms: 10 };
 
 /** One customer, two live subscriptions on plans with overlapping entitlements, and a canceled one both paths must skip. */
 export async function seedEntitlements(db: Db) {
@@ -49,53 +57,10 @@ export async function seedEntitlements(db: Db) {
 }
 type SeededPlan = { planId: string; offerId: string };
 
-/** What a straightforward app would write: no key cache, three Prisma calls per request. */
-function directApp(db: Db): Express {
-  const app = express();
-  app.disable("x-powered-by");
-  app.get("/v1/entitlements", async (req, res) => {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(req.get("authorization") ?? "")?.[1];
-    const key = token ? await db.prisma.apiKey.findUnique({ where: { hash: sha256Hex(token) }, include: { tenant: true } }) : null;
-    if (!key || key.revokedAt || key.tenant.suspended) return void res.status(401).json({ error: "unauthorized" });
-    const externalId = typeof req.query.external_id === "string" ? req.query.external_id : "";
-    const customer = await db.prisma.customer.findUnique({ where: { tenantId_externalId: { tenantId: key.tenantId, externalId } } });
-    if (!customer) return void res.json({ customer_id: null, subscriptions: [], merged_entitlements: {} });
-    const rows = await db.prisma.subscription.findMany({
-      where: { tenantId: key.tenantId, customerId: customer.id, status: { not: "CANCELED" } },
-      include: { plan: true, offer: true },
-      orderBy: { id: "asc" },
-    });
-    const subscriptions = rows.map((s) => ({
-      id: s.id,
-      status: s.status.toLowerCase(),
-      plan_id: s.planId,
-      interval: (s.offer.interval ?? "MONTH").toLowerCase(),
-      current_period_end: s.currentPeriodEnd?.toISOString() ?? null,
-      entitlements: (s.plan.entitlements ?? {}) as Entitlements,
-    }));
-    const merged = mergeEntitlements(subscriptions.filter((s) => GRANTING.has(s.status)).map((s) => s.entitlements));
-    res.json({ customer_id: customer.id, subscriptions, merged_entitlements: merged });
-  });
-  return app;
-}
-
-/** The ceiling: Express with nothing behind it, answering the same bytes. */
-function ceilingApp(body: unknown): Express {
-  const app = express();
-  app.disable("x-powered-by");
-  app.get("/v1/entitlements", (_req, res) => void res.json(body));
-  return app;
-}
-
-async function getJson(url: string, key: string): Promise<unknown> {
-  const res = await fetch(url + PATH, { headers: { authorization: `Bearer ${key}` } });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${url}${PATH} answered ${res.status}: ${text}`);
-  return JSON.parse(text);
-}
-
 interface Row {
-  path: string;
+  /** CPU milliseconds per answered request: the server's process, and PostgreSQL's backends for it. */
+  cpuMs?: number;
+  pgCpuMs?: number;
   rps: number;
   p50: number;
   p99: number;
@@ -103,73 +68,219 @@ interface Row {
   errors: number;
 }
 
-async function run(path: string, url: string, key: string, connections: number, seconds: number): Promise<Row> {
-  // The load generator runs in a worker thread so it does not share the servers' event loop.
-  const r = await autocannon({ url: url + PATH, connections, duration: seconds, headers: { authorization: `Bearer ${key}` }, workers: 1 });
-  return { path, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+interface Column {
+  name: string;
+  url: string;
+  authorization: string;
+  /** The server's process, and the PostgreSQL backends serving it (none for the ceiling). */
+  pids(): Promise<{ server: number; pg: number[] }>;
+  stop(): Promise<void>;
+}
+
+/** utime + stime of a process in ms (/proc, 100 ticks/s), or undefined once gone. */
+function cpuOf(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU ms spent by the processes alive both before and after. */
+function cpuSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, start] of before) {
+    const end = cpuOf(pid);
+    if (end !== undefined) total += end - start;
+  }
+  return total;
+}
+
+function snapshot(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    const c = cpuOf(pid);
+    if (c !== undefined) out.set(pid, c);
+  }
+  return out;
+}
+
+/** A node script of bench/ under tsx, its stdout collected; resolves with it when the process exits 0. */
+function runScript(script: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const proc = spawn(process.execPath, ["--import", "tsx", path.join(HERE, script), ...args], { env, stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  proc.stdout.on("data", (d) => (out += d));
+  const done = new Promise<string>((resolve, reject) =>
+    proc.once("exit", (code, signal) => (code === 0 || signal === "SIGTERM" ? resolve(out) : reject(new Error(`${script} exited ${code ?? signal}: ${out}`)))),
+  );
+  return { proc, done, output: () => out };
+}
+
+async function getText(url: string, authorization: string): Promise<string> {
+  const res = await fetch(url + PATH, { headers: { authorization } });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${url}${PATH} answered ${res.status}: ${text}`);
+  return text;
+}
+
+/** A service checkout in its own process on a scratch database of its own, seeded after it migrated it. */
+async function startService(name: string, root: string | undefined): Promise<{ column: Column; body: string }> {
+  const scratch: ScratchDb = await scratchPgDatabase(`bench_ent_${name}`);
+  let child: ChildService | undefined;
+  let db: Db | undefined;
+  try {
+    child = await startChildService({ databaseUrl: scratch.url, role: "all", root });
+    // The service applied its own migrations; this process only adds rows.
+    db = await openDb({ url: scratch.url, poolSize: 2, migrate: false });
+    const t = await seedEntitlements(db);
+    await db.close();
+    db = undefined;
+    const authorization = `Bearer ${t.key}`;
+    const body = await getText(child.baseUrl, authorization);
+    if ((JSON.parse(body) as { subscriptions: unknown[] }).subscriptions.length !== 2) throw new Error(`expected 2 live subscriptions: ${body}`);
+    const c = child;
+    // Asks PostgreSQL which backends serve the service's database (its pool, its LISTEN sessions).
+    const admin = new pg.Client(pgPoolConfig(scratch.url));
+    await admin.connect();
+    const pids = async () => {
+      const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+      return { server: c.proc.pid!, pg: rows.map((r) => r.pid) };
+    };
+    const stop = async () => {
+      await admin.end().catch(() => undefined);
+      await c.stop();
+      await scratch.drop().catch((err) => console.error(`could not drop ${scratch.url}: ${err}`));
+    };
+    console.log(`${name}: ${root ?? "this checkout"}, pid ${child.proc.pid}, ${child.baseUrl}`);
+    return { column: { name, url: child.baseUrl, authorization, pids, stop }, body };
+  } catch (err) {
+    await db?.close();
+    await child?.stop();
+    await scratch.drop().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function startCeiling(body: string): Promise<Column> {
+  const port = await freePort();
+  const script = runScript("ceiling-server.ts", [], { ...process.env, CEILING_BODY: body, PORT: String(port) });
+  while (!script.output().includes("listening")) {
+    if (script.proc.exitCode !== null) throw new Error("the ceiling server did not start");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    name: "ceiling",
+    url,
+    authorization: "Bearer none",
+    pids: async () => ({ server: script.proc.pid!, pg: [] }),
+    stop: async () => {
+      script.proc.kill("SIGTERM");
+      await script.done.catch(() => undefined);
+    },
+  };
+}
+
+async function load(column: Column, connections: number, seconds: number): Promise<Row> {
+  const pids = await column.pids();
+  const server = snapshot([pids.server]);
+  const backends = snapshot(pids.pg);
+  const out = await runScript("load-generator.ts", [column.url + PATH, String(connections), String(seconds), column.authorization]).done;
+  const serverMs = cpuSince(server);
+  const pgMs = cpuSince(backends);
+  const row = JSON.parse(out.trim().split("\n").pop()!) as Row;
+  const answered = row.rps * seconds;
+  return { ...row, cpuMs: serverMs / answered, pgCpuMs: pgMs / answered };
 }
 
 const mark = (ok: boolean) => (ok ? "PASS" : "MISS");
 const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9);
 
-function report(dbLabel: string, results: Map<number, Row[]>, postgres: boolean): void {
-  console.log(`\n== GET /v1/entitlements on ${dbLabel}, ${SECONDS} s per run (figures are noisy: 2 shared cores) ==`);
-  for (const [connections, rows] of results) {
-    console.log(`\n${connections} connections`);
-    console.log(`${"path".padEnd(9)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"non-2xx".padStart(9)}${"errors".padStart(9)}`);
-    for (const r of rows) console.log(`${r.path.padEnd(9)}${fmt(r.rps)}${fmt(r.p50, 1)}${fmt(r.p99, 1)}${fmt(r.non2xx)}${fmt(r.errors)}`);
-    const [ceiling, direct, facade] = rows as [Row, Row, Row];
-    const perDirect = facade.rps / direct.rps;
-    const perCeiling = facade.rps / ceiling.rps;
-    if (connections !== 10) {
-      console.log(`facade/direct  ${perDirect.toFixed(3)}   facade/ceiling ${perCeiling.toFixed(3)}   (targets are set at 10 connections)`);
-      continue;
-    }
-    const note = postgres ? "" : "   (targets are for PostgreSQL; for reference here)";
-    console.log(`facade/direct  ${perDirect.toFixed(3)}  target >= ${TARGET.facadePerDirect}   ${mark(perDirect >= TARGET.facadePerDirect)}${note}`);
-    console.log(`facade/ceiling ${perCeiling.toFixed(3)}  target >= ${TARGET.facadePerCeiling}  ${mark(perCeiling >= TARGET.facadePerCeiling)}${note}`);
-    console.log(`facade p99     ${facade.p99.toFixed(1)} ms  target < ${TARGET.p99Ms} ms  ${mark(facade.p99 < TARGET.p99Ms)}${note}`);
-  }
-  const failed = [...results.values()].flat().filter((r) => r.non2xx || r.errors);
-  console.log(failed.length ? `\nWARNING: non-2xx or errors in: ${failed.map((r) => r.path).join(", ")}` : "\nnon-2xx and errors: 0 on every run");
+export interface EntitlementsFigures {
+  /** column -> connections -> median over rounds */
+  perCeiling: Record<string, Record<number, number>>;
+  p99: Record<string, Record<number, number>>;
 }
 
-export async function main(): Promise<void> {
-  const { db, svc, dbLabel } = await openBench();
-  const servers: Listening[] = [];
-  try {
-    const t = await seedEntitlements(db);
-    const facade = await listen(svc.app);
-    const direct = await listen(directApp(db));
-    servers.push(facade, direct);
-
-    // The comparison only means something if both paths answer the same body.
-    const facadeBody = await getJson(facade.url, t.key);
-    assert.deepStrictEqual(await getJson(direct.url, t.key), facadeBody, "direct and facade bodies differ");
-    assert.equal((facadeBody as { subscriptions: unknown[] }).subscriptions.length, 2, "expected 2 live subscriptions");
-    const ceiling = await listen(ceilingApp(facadeBody));
-    servers.push(ceiling);
-    assert.deepStrictEqual(await getJson(ceiling.url, t.key), facadeBody);
-    console.log(`bodies match: ${JSON.stringify(facadeBody)}`);
-
-    const only = process.env.BENCH_ONLY;
-    const targets = ([["ceiling", ceiling.url], ["direct", direct.url], ["facade", facade.url]] as [string, string][]).filter(([name]) => !only || name === only);
-    console.log("warming up (1 s each)…");
-    for (const [name, url] of targets) await run(name, url, t.key, 10, 1);
-    const results = new Map<number, Row[]>();
-    for (const connections of LEVELS) {
-      const rows: Row[] = [];
-      for (const [name, url] of targets) {
-        console.log(`running ${name} at ${connections} connections for ${SECONDS} s…`);
-        rows.push(await run(name, url, t.key, connections, SECONDS));
-      }
-      results.set(connections, rows);
+function report(columns: string[], runs: Map<string, Row[]>): EntitlementsFigures {
+  const figures: EntitlementsFigures = { perCeiling: {}, p99: {} };
+  console.log(`\n== GET /v1/entitlements on PostgreSQL: service, ceiling and load generator in separate processes; ${ROUNDS} rounds of ${SECONDS} s per run, alternated ==`);
+  console.log("(2 cores shared by all three processes, PostgreSQL and anything else on the host: figures are noisy; compare columns of one run)");
+  console.log("(CPU µs: the server process's CPU per answered request; PG µs: its PostgreSQL backends'. They hold still when the host is busy; req/s does not)");
+  for (const c of LEVELS) {
+    console.log(`\n${c} connections (median of ${ROUNDS} rounds)`);
+    console.log(`${"column".padEnd(9)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"/ceiling".padStart(9)}${"CPU µs".padStart(9)}${"PG µs".padStart(9)}${"non-2xx".padStart(9)}${"errors".padStart(9)}`);
+    const ceiling = runs.get(`ceiling ${c}`)!;
+    for (const name of columns) {
+      const rows = runs.get(`${name} ${c}`)!;
+      const ratio = median(rows.map((r, i) => r.rps / ceiling[i]!.rps));
+      const p99 = median(rows.map((r) => r.p99));
+      (figures.perCeiling[name] ??= {})[c] = ratio;
+      (figures.p99[name] ??= {})[c] = p99;
+      const sum = (k: "non2xx" | "errors") => rows.reduce((n, r) => n + r[k], 0);
+      console.log(
+        `${name.padEnd(9)}${fmt(median(rows.map((r) => r.rps)))}${fmt(median(rows.map((r) => r.p50)), 1)}${fmt(p99, 1)}${fmt(name === "ceiling" ? 1 : ratio, 3)}` +
+          `${fmt(median(rows.map((r) => (r.cpuMs ?? 0) * 1000)))}${fmt(median(rows.map((r) => (r.pgCpuMs ?? 0) * 1000)))}${fmt(sum("non2xx"))}${fmt(sum("errors"))}`,
+      );
     }
-    if (only) for (const [c, rows] of results) console.log(`${c} connections: ${JSON.stringify(rows)}`);
-    else report(dbLabel, results, db.kind === "postgres");
+  }
+  console.log("");
+  const cpu = (name: string, c: number, pgToo: boolean) => median(runs.get(`${name} ${c}`)!.map((r) => (r.cpuMs ?? 0) + (pgToo ? (r.pgCpuMs ?? 0) : 0)));
+  for (const name of columns.filter((n) => n !== "ceiling")) {
+    console.log(
+      `${name.padEnd(8)} CPU per request against the ceiling's (what the ratio tends to when CPU is the limit): c10 ${(cpu("ceiling", 10, false) / cpu(name, 10, true)).toFixed(3)}, c100 ${(cpu("ceiling", 100, false) / cpu(name, 100, true)).toFixed(3)} (service + its PostgreSQL backends)`,
+    );
+  }
+  for (const name of columns.filter((n) => n !== "ceiling")) {
+    const r = figures.perCeiling[name]!;
+    const p = figures.p99[name]![10]!;
+    console.log(
+      `${name.padEnd(8)} facade/ceiling c10 ${r[10]!.toFixed(3)}, c100 ${r[100]!.toFixed(3)}  target >= ${TARGET.perCeiling} at both  ${mark(r[10]! >= TARGET.perCeiling && r[100]! >= TARGET.perCeiling)}` +
+        `;  p99 at c10 ${p.toFixed(1)} ms  target < ${TARGET.p99Ms} ms  ${mark(p < TARGET.p99Ms)}`,
+    );
+  }
+  const failed = [...runs.entries()].filter(([, rows]) => rows.some((r) => r.non2xx || r.errors)).map(([k]) => k);
+  console.log(failed.length ? `WARNING: non-2xx or errors in: ${failed.join(", ")}` : "non-2xx and errors: 0 on every run");
+  return figures;
+}
+
+export async function main(): Promise<EntitlementsFigures> {
+  const only = process.env.BENCH_ONLY;
+  const columns: Column[] = [];
+  try {
+    const service = await startService("service", process.env.BENCH_SERVICE_ROOT);
+    columns.push(service.column);
+    if (process.env.BENCH_OLD_ROOT) {
+      const old = await startService("old", process.env.BENCH_OLD_ROOT);
+      columns.push(old.column);
+      // Same bytes but for ids and the seeding instant.
+      const shape = (body: string) => body.replace(/"[a-z]+_[0-9A-Za-z]+"/g, '"id"').replace(/"\d{4}-\d\d-\d\dT[^"]+"/g, '"time"');
+      if (shape(old.body) !== shape(service.body)) {
+        throw new Error(`old and new answer different bodies:\n${old.body}\n${service.body}`);
+      }
+    }
+    columns.unshift(await startCeiling(service.body));
+    console.log(`body (${Buffer.byteLength(service.body)} bytes): ${service.body}`);
+    const running = columns.filter((c) => !only || c.name === only);
+    console.log("warming up (2 s each)…");
+    for (const c of running) await load(c, 10, 2);
+    const runs = new Map<string, Row[]>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const connections of LEVELS) {
+        for (const c of running) {
+          const row = await load(c, connections, SECONDS);
+          console.log(`round ${round}, ${c.name} at ${connections}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms, CPU ${((row.cpuMs ?? 0) * 1000).toFixed(0)} µs + PG ${((row.pgCpuMs ?? 0) * 1000).toFixed(0)} µs per request`);
+          let list = runs.get(`${c.name} ${connections}`);
+          if (!list) runs.set(`${c.name} ${connections}`, (list = []));
+          list.push(row);
+        }
+      }
+    }
+    if (only) return { perCeiling: {}, p99: {} };
+    return report(running.map((c) => c.name), runs);
   } finally {
-    for (const s of servers) await closeServer(s);
-    await db.close();
+    for (const c of columns) await c.stop();
   }
 }
 

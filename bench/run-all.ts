@@ -5,7 +5,7 @@ import { main as pagination } from "./pagination.ts";
 import { main as serviceMemory } from "./service-memory.ts";
 import { main as webhooks } from "./webhooks.ts";
 
-console.log("\n######## 1/5  GET /v1/entitlements: ceiling vs direct Prisma vs facade ########\n");
+console.log("\n######## 1/5  GET /v1/entitlements: the service vs bare Express, each in its own process, autocannon in a third ########\n");
 await entitlements();
 console.log("\n######## 2/5  GET /v1/subscriptions: keyset pagination over the whole tenant ########\n");
 await pagination();

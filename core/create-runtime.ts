@@ -3,12 +3,14 @@
 import type { Logger } from "pino";
 import type { Db } from "../prisma/client.ts";
 import { KeyCache } from "./auth/key-cache.ts";
+import { EntitlementsCache } from "./entitlements/entitlements-cache.ts";
 import { rekeyCampaignLinks } from "./campaigns/rekey-campaign-links.ts";
 import { CredentialsVault, loadCredentialKeys } from "./gateways/credentials-vault.ts";
 import { rekeyGatewayCredentials } from "./gateways/rekey-gateway-credentials.ts";
 import { rekeyTotpSecrets } from "./team/rekey-totp-secrets.ts";
 import { createGateways } from "./gateways/registry.ts";
 import type { Runtime, RuntimeConfig, ServiceSecrets } from "./runtime.ts";
+import type { EntitlementsAnswer } from "./entitlements/get-entitlements.ts";
 import { wallClock } from "./shared/clock.ts";
 import { leasesFromEnv } from "./shared/leases.ts";
 import { ensureServiceSecret } from "./shared/service-secrets.ts";
@@ -16,6 +18,8 @@ import { ensureServiceSecret } from "./shared/service-secrets.ts";
 export async function createRuntime(db: Db, logger: Logger, config: RuntimeConfig): Promise<Runtime> {
   const keyCache = new KeyCache(db);
   await keyCache.start();
+  const entitlements = new EntitlementsCache<EntitlementsAnswer>(db);
+  await entitlements.start();
   // Made on the first start (stored hashes of existing campaign links re-keyed with it), then read.
   const campaignLinkKey = await ensureServiceSecret(db.prisma, "campaign_link_key", async (tx, key) => void (await rekeyCampaignLinks(tx, key)));
   const secrets: ServiceSecrets = { campaignLinkKey };
@@ -23,5 +27,5 @@ export async function createRuntime(db: Db, logger: Logger, config: RuntimeConfi
   // Credentials sealed under an older key are sealed again under the current one (key rotation).
   await rekeyGatewayCredentials(db.prisma, gateways.vault, logger);
   await rekeyTotpSecrets(db.prisma, gateways.vault, logger);
-  return { db, keyCache, logger, config, secrets, wallClock, gateways, leases: leasesFromEnv() };
+  return { db, keyCache, entitlements, logger, config, secrets, wallClock, gateways, leases: leasesFromEnv() };
 }

@@ -3,6 +3,8 @@
 import type { Logger } from "pino";
 import type { Db } from "../prisma/client.ts";
 import type { KeyCache } from "./auth/key-cache.ts";
+import type { EntitlementsCache } from "./entitlements/entitlements-cache.ts";
+import type { EntitlementsAnswer } from "./entitlements/get-entitlements.ts";
 import type { Gateways } from "./gateways/registry.ts";
 import type { CredentialKeyRing } from "./gateways/credentials-vault.ts";
 import type { Clock } from "./shared/clock.ts";
@@ -21,6 +23,8 @@ export interface RuntimeConfig {
 export interface Runtime {
   db: Db;
   keyCache: KeyCache;
+  /** GET /v1/entitlements answers, dropped by the notifications of the transactions that change them. */
+  entitlements: EntitlementsCache<EntitlementsAnswer>;
   logger: Logger;
   config: RuntimeConfig;
   /** Random service keys from the database (service_secrets), loaded once. Never logged. */

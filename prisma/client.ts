@@ -25,8 +25,11 @@ export interface Db {
    * for the transaction to end.
    */
   read<T>(sql: string, params: unknown[]): Promise<T[]>;
-  /** Subscribe to a PostgreSQL NOTIFY channel (cache invalidation, webhook wake-ups); delivered after commit. */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<void>;
+  /**
+   * Subscribe to a PostgreSQL NOTIFY channel (cache invalidation, webhook wake-ups); delivered after
+   * commit. `onLost`: the listening connection broke (notifications from then on are lost; listen again).
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onLost?: () => void): Promise<void>;
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -79,6 +82,7 @@ function openPostgres(url: string, poolSize = 10): Db {
   const prisma = new PrismaClient({ adapter: new PrismaPg(shared), errorFormat: ERROR_FORMAT, transactionOptions: { maxWait: 10_000, timeout: 15_000 } });
   const pool = new pg.Pool({ ...config, max: 2 });
   const listeners: pg.Client[] = [];
+  let closed = false;
   return {
     prisma,
     kind: "postgres",
@@ -109,18 +113,35 @@ function openPostgres(url: string, poolSize = 10): Db {
         }
       },
     },
-    async listen(channel, onMessage) {
-      const client = new pg.Client(config);
-      await client.connect();
+    async listen(channel, onMessage, onLost) {
+      // Keep-alive: a listener whose peer vanished is found out, not left waiting for notifications.
+      const client = new pg.Client({ ...config, keepAlive: true });
+      let closing = false;
+      const lost = () => {
+        if (closing || closed) return;
+        closing = true;
+        listeners.splice(listeners.indexOf(client) >>> 0, 1);
+        onLost?.();
+        void client.end().catch(() => undefined);
+      };
       client.on("notification", (m) => onMessage(m.payload ?? ""));
-      client.on("error", () => undefined);
-      await client.query(`LISTEN ${channel}`);
+      client.on("error", lost);
+      client.on("end", lost);
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${channel}`);
+      } catch (err) {
+        closing = true;
+        void client.end().catch(() => undefined);
+        throw err;
+      }
       listeners.push(client);
     },
     async notify(channel, payload) {
       await pool.query("SELECT pg_notify($1, $2)", [channel, payload]);
     },
     async close() {
+      closed = true;
       await Promise.all(listeners.map((c) => c.end().catch(() => undefined)));
       await prisma.$disconnect();
       await Promise.all([pool.end(), shared.end()]);

@@ -1,6 +1,7 @@
 // Yoga over the Pothos schema: the one entry of every caller, the /v1 facade's included. The entry
 // gate (entry-gate.ts) admits the request (key, scope, account mode, rate budget, Idempotency-Key);
 // the context carries the caller it found and the tenant's clock.
+import { getOperationAST } from "graphql";
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { tenantClock } from "../core/shared/clock.ts";
 import { AppError } from "../core/shared/errors.ts";
@@ -79,6 +80,20 @@ function logMaskedErrors(runtime: Runtime): Plugin<Context> {
   };
 }
 
+/**
+ * A mutation answers only once this instance has read the entitlements notifications its writes queued
+ * (entitlements-cache.ts fence): a caller who changes a subscription and then reads entitlements here
+ * sees the change.
+ */
+function entitlementsFence(runtime: Runtime): Plugin<Context> {
+  return {
+    onExecute({ args }) {
+      if (getOperationAST(args.document, args.operationName)?.operation !== "mutation") return;
+      return { onExecuteDone: () => runtime.entitlements.fence() };
+    },
+  };
+}
+
 export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga {
   const limits = graphqlRateLimits(opts.storeFor);
   const corsOrigins = opts.corsOrigins ?? corsOriginsFromEnv();
@@ -106,6 +121,7 @@ export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga
       graphiqlAssets(),
       ...(corsOrigins.length ? [varyByOrigin] : []),
       logMaskedErrors(runtime),
+      entitlementsFence(runtime),
       // The facade's persisted operations run compiled (graphql-jit): a full page resolves thousands of
       // fields, and graphql-js's generic executor was a visible share of its CPU. Other callers'
       // documents run on graphql-js.

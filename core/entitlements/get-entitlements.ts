@@ -1,10 +1,12 @@
-// GET /v1/entitlements: the hot path. One SQL round trip: customer, live subscriptions and the
-// current plan catalogue (the golden rule: plan edits show at once, so nothing is cached here),
-// through `db.read`, past Prisma's per-query compiler.
+// GET /v1/entitlements: the hot path. From the instance's cache (entitlements-cache.ts: dropped by the
+// notifications that the changing transaction itself queues, so plan edits still show at once), else
+// one SQL round trip: customer, live subscriptions and the current plan catalogue, through `db.read`,
+// past Prisma's per-query compiler.
 import type { Db } from "../../prisma/client.ts";
 import { AppError } from "../shared/errors.ts";
 import { mergeEntitlements, type Entitlements } from "./merge-entitlements.ts";
 import { LIVING } from "../shared/status-sets.ts";
+import type { EntitlementsCache } from "./entitlements-cache.ts";
 
 export interface GetEntitlementsInput {
   tenantId: string;
@@ -42,10 +44,28 @@ const BY_EMAIL = entitlementsOf("email");
 /** Statuses whose plan capabilities count; suspended is listed but adds nothing. */
 const GRANTING = new Set<string>(LIVING.map((s) => s.toLowerCase()));
 
-export async function getEntitlements(db: Pick<Db, "read">, input: GetEntitlementsInput) {
+export interface EntitlementsAnswer {
+  customerId: string | null;
+  subscriptions: { id: string; status: string; planId: string; interval: string; currentPeriodEnd: Date | null; entitlements: Entitlements }[];
+  mergedEntitlements: Entitlements;
+}
+
+/** `cache`: the instance's; `nowMs`: wall-clock milliseconds, for the cache's own expiry only. */
+export async function getEntitlements(db: Pick<Db, "read">, input: GetEntitlementsInput, cache?: EntitlementsCache<EntitlementsAnswer>, nowMs = Date.now()): Promise<EntitlementsAnswer> {
   const byExternalId = input.externalId != null && input.externalId !== "";
   if (!byExternalId && (input.email == null || input.email === "")) throw new AppError("missing_customer_key");
-  const rows = await db.read<Row>(byExternalId ? BY_EXTERNAL_ID : BY_EMAIL, [input.tenantId, byExternalId ? input.externalId : input.email]);
+  if (!cache) return readEntitlements(db, input.tenantId, byExternalId, byExternalId ? input.externalId! : input.email!);
+  const key = byExternalId ? `x:${input.externalId}` : `e:${input.email}`;
+  const hit = cache.get(input.tenantId, key, nowMs);
+  if (hit) return hit;
+  const generation = cache.generation(input.tenantId);
+  const answer = await readEntitlements(db, input.tenantId, byExternalId, byExternalId ? input.externalId! : input.email!);
+  cache.set(input.tenantId, key, answer.customerId, answer, nowMs, generation);
+  return answer;
+}
+
+async function readEntitlements(db: Pick<Db, "read">, tenantId: string, byExternalId: boolean, value: string): Promise<EntitlementsAnswer> {
+  const rows = await db.read<Row>(byExternalId ? BY_EXTERNAL_ID : BY_EMAIL, [tenantId, value]);
   if (rows.length === 0) return { customerId: null, subscriptions: [], mergedEntitlements: {} };
   const subscriptions = rows
     .filter((r) => r.id)
