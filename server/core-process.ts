@@ -122,11 +122,15 @@ export async function startCore(role: CoreRole): Promise<void> {
   if (!follower) printBanner(demo);
   reportStarted();
 
-  let stopping = false;
+  let stoppingSince = 0;
   async function shutdown() {
-    // Under --workers a terminal's Ctrl+C reaches a worker twice (its process group, then the primary).
-    if (stopping) return;
-    stopping = true;
+    if (stoppingSince) {
+      // A second signal forces the exit; one within 2 s is the same Ctrl+C reaching a --workers worker
+      // twice (from the terminal's process group and relayed by the primary).
+      if (Date.now() - stoppingSince > 2_000) process.exit(1);
+      return;
+    }
+    stoppingSince = Date.now();
     server?.close();
     metricsServer?.close();
     await scheduler?.stop();
