@@ -23,7 +23,7 @@ export async function createRuntime(db: Db, logger: Logger, config: RuntimeConfi
   // Made on the first start (stored hashes of existing campaign links re-keyed with it), then read.
   const campaignLinkKey = await ensureServiceSecret(db.prisma, "campaign_link_key", async (tx, key) => void (await rekeyCampaignLinks(tx, key)));
   const secrets: ServiceSecrets = { campaignLinkKey };
-  const gateways = createGateways(db.prisma, new CredentialsVault(config.gatewayCredentialKeys ?? loadCredentialKeys()), wallClock, { publicUrl: config.publicUrl });
+  const gateways = createGateways(db.prisma, new CredentialsVault(config.gatewayCredentialKeys ?? loadCredentialKeys()), wallClock, { publicUrl: config.publicUrl, read: db.read.bind(db) });
   // Credentials sealed under an older key are sealed again under the current one (key rotation).
   await rekeyGatewayCredentials(db.prisma, gateways.vault, logger);
   await rekeyTotpSecrets(db.prisma, gateways.vault, logger);

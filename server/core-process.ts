@@ -16,6 +16,7 @@ import { defaultMailer } from "../jobs/send-emails.job.ts";
 import type { Mailer } from "../core/emails/mailer.ts";
 import { openDb } from "../prisma/client.ts";
 import { dataDir } from "../prisma/connection.ts";
+import { FOLLOWER_ENV, reportStarted, workerCount } from "./workers.ts";
 import { metricsBannerLine, metricsExposureFromEnv, startMetricsListener, type MetricsExposure } from "./metrics-endpoint.ts";
 
 /** api: HTTP only; jobs: the scheduled jobs only; all: both. */
@@ -109,27 +110,39 @@ export async function startCore(role: CoreRole): Promise<void> {
   // Every role, jobs included: the billing and webhook counters are counted where the jobs run.
   const metricsServer = metricsExposure.port ? await startMetricsListener(metricsExposure.port) : undefined;
   const scheduler = role === "api" ? undefined : await startScheduler(runtime);
-  const demo = role === "jobs" ? null : await seedDemoTenant(runtime);
+  // Workers after the first (--workers N) leave the demo tenant and the banner to the first one.
+  const follower = !!process.env[FOLLOWER_ENV];
+  const demo = role === "jobs" || follower ? null : await seedDemoTenant(runtime);
   // A demo tenant from before the panel gets its owner on the next start.
-  const laterOwner = role === "jobs" || demo ? null : await ensureDemoOwner(runtime);
+  const laterOwner = role === "jobs" || follower || demo ? null : await ensureDemoOwner(runtime);
   // Not awaited before serving: billing never waits on SMTP, and the outbox retries once it answers.
   if (scheduler) {
     mailer.verify().catch((err: Error) => logger.warn({ err: err.message, transport: mailer.description }, "e-mail transport is not reachable yet: messages stay queued and are retried"));
   }
-  printBanner(demo);
+  if (!follower) printBanner(demo);
+  reportStarted();
 
+  let stoppingSince = 0;
   async function shutdown() {
+    if (stoppingSince) {
+      // A second signal forces the exit; one within 2 s is the same Ctrl+C reaching a --workers worker
+      // twice (from the terminal's process group and relayed by the primary).
+      if (Date.now() - stoppingSince > 2_000) process.exit(1);
+      return;
+    }
+    stoppingSince = Date.now();
     server?.close();
     metricsServer?.close();
     await scheduler?.stop();
     await db.close();
     process.exit(0);
   }
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
 
   function printBanner(seeded: DemoTenant | null) {
-    const lines = [`billing service (${role}) on ${db.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}`];
+    const workers = workerCount();
+    const lines = [`billing service (${role}) on ${db.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}${workers > 1 ? `, ${workers} workers` : ""}`];
     // Node sizes the heap from the host's memory; V8 then lets garbage pile up to it (docs/operations/production.md).
     const heapMb = Math.round(v8.getHeapStatistics().heap_size_limit / 1048576);
     const sized = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(" ")].some((a) => a.startsWith("--max-old-space-size"));

@@ -35,7 +35,7 @@ export const PAYMENT_RETURN_PATH = "/pay/return";
  * `clock`: the transport clock of the cache (a wall-clock TTL, like rate limits, never a tenant's clock).
  * `publicUrl`: our hosted pages' address (PUBLIC_URL), for the return page of on-session confirmations.
  */
-export function createGateways(prisma: PrismaClient, vault: CredentialsVault, clock: Clock = wallClock, opts: { publicUrl?: string } = {}): Gateways {
+export function createGateways(prisma: PrismaClient, vault: CredentialsVault, clock: Clock = wallClock, opts: { publicUrl?: string; read?: <T>(sql: string, params: unknown[]) => Promise<T[]> } = {}): Gateways {
   const cache = new Map<string, { value: GatewayCredentials; until: number }>();
   const credentials: CredentialsSource = async (account) => {
     const slot = `${account.tenantId}/${account.id}`;
@@ -56,7 +56,7 @@ export function createGateways(prisma: PrismaClient, vault: CredentialsVault, cl
     cache.set(slot, { value, until: clock.now().getTime() + CREDENTIALS_TTL_MS });
     return value;
   };
-  const sandbox = new SandboxAdapter(prisma);
+  const sandbox = new SandboxAdapter(prisma, opts.read);
   // A real adapter is registered here and given `credentials`.
   // The payer lookup is shared with Pagar.me: a Stripe Pix names its payer in billing_details.
   // One lookup of who pays behind a reference, for the three adapters that must name a Pix payer.

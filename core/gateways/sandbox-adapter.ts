@@ -23,11 +23,22 @@ import { behaviourOfCard, behaviourOfToken, cardBrand } from "./test-cards.ts";
 
 const DAY_MS = 86_400_000;
 
+// Times as UTC ISO text into timestamp(3) columns, as Prisma writes them.
+const INSERT_CARD_CHARGE = `
+  INSERT INTO sandbox_charges (id, tenant_id, gateway_account_id, kind, idempotency_key, reference, token, amount_cents, status, detail_code, chargeback_at, created_at)
+  VALUES ($1, $2, $3, 'card', $4, $5, $6, $7::int, $8, $9, $10::timestamp(3), $11::timestamp(3))
+  ON CONFLICT (tenant_id, idempotency_key) DO NOTHING
+  RETURNING id`;
+
 export class SandboxAdapter implements GatewayAdapter {
   readonly provider = "sandbox";
   readonly defaults = ADAPTER_DEFAULTS.sandbox!;
 
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** Db.read: hot-path statements outside any transaction, as prepared statements. */
+    private readonly read?: <T>(sql: string, params: unknown[]) => Promise<T[]>,
+  ) {}
 
   async tokenizeCard(_account: GatewayAccountRef, card: CardInput, now: Date): Promise<TokenizeResult> {
     const number = card.number.replace(/\D/g, "");
@@ -59,13 +70,12 @@ export class SandboxAdapter implements GatewayAdapter {
     else if (behaviour === "declines_after_first" && (req.offSession || (await this.approvedChargesOf(account.tenantId, req.token)) > 0))
       [status, detailCode] = ["declined", "insufficient_funds"];
     const chargebackAt = behaviour === "chargeback" && status === "approved" ? new Date(now.getTime() + DAY_MS) : null;
-    // One round trip on the hot path: the insert itself tells a first call from a replay.
-    const inserted = await this.prisma.$queryRaw<{ id: string }[]>`
-      INSERT INTO sandbox_charges (id, tenant_id, gateway_account_id, kind, idempotency_key, reference, token, amount_cents, status, detail_code, chargeback_at, created_at)
-      VALUES (${newId("sandboxCharge")}, ${account.tenantId}, ${account.id}, 'card', ${req.idempotencyKey}, ${req.reference}, ${req.token},
-              ${req.amountCents}, ${status}, ${detailCode}, ${chargebackAt}, ${now})
-      ON CONFLICT (tenant_id, idempotency_key) DO NOTHING
-      RETURNING id`;
+    // One round trip on the hot path: the insert itself tells a first call from a replay. Through `read`
+    // when given (a prepared statement, without Prisma's per-call query compilation).
+    const row = [newId("sandboxCharge"), account.tenantId, account.id, req.idempotencyKey, req.reference, req.token, req.amountCents, status, detailCode, chargebackAt?.toISOString() ?? null, now.toISOString()];
+    const inserted = this.read
+      ? await this.read<{ id: string }>(INSERT_CARD_CHARGE, row)
+      : await this.prisma.$queryRawUnsafe<{ id: string }[]>(INSERT_CARD_CHARGE, ...row);
     const first = inserted[0];
     if (!first) return this.replayCharge((await this.find(account.tenantId, req.idempotencyKey))!);
     // The timeout card: the charge is real at the gateway, but our call never hears back.
@@ -205,8 +215,10 @@ export class SandboxAdapter implements GatewayAdapter {
     return this.prisma.sandboxCharge.findUnique({ where: { tenantId_idempotencyKey: { tenantId, idempotencyKey } } });
   }
 
-  private approvedChargesOf(tenantId: string, token: string) {
-    return this.prisma.sandboxCharge.count({ where: { tenantId, token, kind: "card", status: "approved" } });
+  private async approvedChargesOf(tenantId: string, token: string): Promise<number> {
+    if (!this.read) return this.prisma.sandboxCharge.count({ where: { tenantId, token, kind: "card", status: "approved" } });
+    const [row] = await this.read<{ n: number }>(`SELECT count(*)::int AS n FROM sandbox_charges WHERE tenant_id = $1 AND token = $2 AND kind = 'card' AND status = 'approved'`, [tenantId, token]);
+    return row?.n ?? 0;
   }
 
   private replayCharge(row: SandboxCharge): ChargeResult {
