@@ -31,6 +31,7 @@ import "./mutations/tenants.ts";
 import "./mutations/tenants/update-tenant-email-settings.ts";
 import "./mutations/tenants/update-tenant-contacts.ts";
 import "./mutations/tenants/update-tenant-profile.ts";
+import "./mutations/tenants/set-tenant-mode.ts";
 import "./mutations/webhooks.ts";
 import "./mutations/catalog.ts";
 import "./mutations/gateway-accounts.ts";
