@@ -25,3 +25,6 @@ export function money(text: string): number {
 export async function approvedCharges(t: TestTenant, subscriptionId: string): Promise<number[]> {
   return (await gatewayEvents(t, subscriptionId)).filter((e) => e.kind === "charge_card" && e.outcome === "approved").map((e) => e.amount_cents);
 }
+
+/** Our own script on a checkout with a coupon field ("Aplicar" without a reload): the only script tag of a sandbox checkout. */
+export const COUPON_SCRIPT = '<script src="/checkout/coupon.js" defer></script>';

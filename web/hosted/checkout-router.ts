@@ -22,6 +22,7 @@ import { bodyParsing } from "../../http/body.ts";
 import { attemptLimits, type AttemptLimitOptions } from "./attempt-limits.ts";
 import { browserCardFor, browserTokenField, setBrowserCardCsp, tokenizesInBrowser, type BrowserCard } from "./browser-card.ts";
 import { renderCheckoutPage } from "./checkout-page.tsx";
+import { LIVE_COUPON_JS, LIVE_COUPON_PATH } from "./live-coupon.ts";
 import { logSafely } from "./log-safely.ts";
 import { sameOriginPost } from "./same-origin-post.ts";
 import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
@@ -133,6 +134,11 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     },
     opts,
   );
+
+  // Before /checkout/:offerId, which would take its name for an offer id.
+  r.get(LIVE_COUPON_PATH, (_req, res) => {
+    res.status(200).set({ "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff" }).send(LIVE_COUPON_JS);
+  });
 
   r.get("/checkout/:offerId", async (req, res) => {
     const found = await getCheckoutOffer(prisma, req.params.offerId);
