@@ -32,6 +32,7 @@ import "./mutations/tenants/update-tenant-email-settings.ts";
 import "./mutations/tenants/update-tenant-contacts.ts";
 import "./mutations/tenants/update-tenant-profile.ts";
 import "./mutations/tenants/own-tenant-settings.ts";
+import "./mutations/tenants/set-tenant-mode.ts";
 import "./mutations/webhooks.ts";
 import "./mutations/webhook-endpoints.ts";
 import "./mutations/catalog.ts";

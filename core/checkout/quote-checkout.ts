@@ -4,6 +4,7 @@ import type { Coupon } from "../../generated/prisma/client.ts";
 import { chargeSchedule, type CouponTerms } from "../shared/next-charge.ts";
 import { invoiceAmount, type InvoiceAmount } from "../shared/invoice-amount.ts";
 import { cents, type Cents } from "../shared/money.ts";
+import type { OrderFigures } from "../shared/order-figures.ts";
 import { periodEnd, trialEnd, type Interval } from "../shared/periods.ts";
 
 export interface QuoteInput {
@@ -13,20 +14,9 @@ export interface QuoteInput {
   now: Date;
 }
 
-export interface CheckoutQuote {
-  priceCents: Cents;
-  currency: string;
-  interval: Interval;
-  /** The coupon as it applies: its discount per cycle, for how many cycles (null = forever) and the price after it. */
-  coupon: { code: string; percentOff: number | null; amountOffCents: number | null; cycles: number | null; discountCents: Cents; discountedPriceCents: Cents } | null;
-  /** Null without a trial. */
-  trialEndsAt: Date | null;
-  /** Charged at checkout (0 in a trial). */
-  todayCents: Cents;
+export interface CheckoutQuote extends OrderFigures {
   /** The invoice billed at checkout (null in a trial) and the cycle it pays for. */
   firstInvoice: (InvoiceAmount & { periodEnd: Date }) | null;
-  nextChargeAt: Date;
-  nextChargeCents: Cents;
 }
 
 export function quoteCheckout({ offer, coupon, now }: QuoteInput): CheckoutQuote {

@@ -19,6 +19,8 @@ import { payRenewalLink, renewalLinkBlocker } from "./pay-renewal-link.ts";
 import { bonusText, campaignLinkState, payCampaignLink } from "./pay-campaign-link.ts";
 import { readPageCard, refusePostedCard, type PageCard } from "./page-card.ts";
 import { resolvePayLink, type ResolvedPayLink } from "./resolve-pay-link.ts";
+import { quotePayLink, type PayQuoteInput } from "./quote-pay-link.ts";
+import type { OrderFigures } from "../shared/order-figures.ts";
 
 export type PayMethod = "card" | "pix";
 
@@ -47,6 +49,10 @@ export interface PayPageView {
   bonus?: string | null;
   /** The gateway account a card typed on this page is saved and charged at (the page loads its provider's tokenizer). */
   cardAccount: CardAccount | null;
+  /** The subscription's offer, named in the order summary. */
+  offerName?: string | null;
+  /** The order summary's figures (quote-pay-link.ts), for links that charge a subscription or change its card. */
+  figures?: OrderFigures | null;
 }
 
 export interface CardAccount {
@@ -106,11 +112,14 @@ export async function describePayLink(runtime: Runtime, token: string): Promise<
     case "PAYMENT_METHOD": {
       const state = await paymentMethodLinkState(runtime, resolved);
       if (!state.usable) return { ...view, blocker: state.reason };
-      return { ...view, methods: ["card"], chargesOpenInvoice: !!state.openInvoice, amountCents: state.openInvoice?.amountCents ?? null };
+      const inv = state.openInvoice;
+      const charge: PayQuoteInput["charge"] = inv ? { kind: "invoice", amountCents: inv.amountCents, discountCents: inv.discountCents, periodEnd: inv.periodEnd } : { kind: "none" };
+      return { ...view, methods: ["card"], chargesOpenInvoice: !!inv, amountCents: inv?.amountCents ?? null, ...(await figuresOf(runtime, resolved, charge)) };
     }
     case "SUBSCRIPTION_RENEWAL": {
       const blocker = await renewalLinkBlocker(runtime, resolved);
-      return { ...view, amountCents: link.priceCents, blocker, methods: blocker ? [] : methods };
+      const figures = blocker ? {} : await figuresOf(runtime, resolved, { kind: "renewal", amountCents: link.priceCents ?? 0, bonus: null });
+      return { ...view, amountCents: link.priceCents, blocker, methods: blocker ? [] : methods, ...figures };
     }
     case "OPEN_INVOICE": {
       if (!invoice || !sub || sub.status === "CANCELED") return { ...view, blocker: "Esta assinatura foi cancelada." };
@@ -119,7 +128,8 @@ export async function describePayLink(runtime: Runtime, token: string): Promise<
         orderBy: { id: "desc" },
       });
       const pix = live?.pixCopyPaste && live.pixExpiresAt ? { paymentId: live.id, copyPaste: live.pixCopyPaste, expiresAt: live.pixExpiresAt } : null;
-      return { ...view, amountCents: invoice.amountCents, currency: invoice.currency, methods, pix };
+      const figures = await figuresOf(runtime, resolved, { kind: "invoice", amountCents: invoice.amountCents, discountCents: invoice.discountCents, periodEnd: invoice.periodEnd });
+      return { ...view, amountCents: invoice.amountCents, currency: invoice.currency, methods, pix, ...figures };
     }
     case "GATEWAY_MIGRATION": {
       // The saved card does not cross gateways: the customer types a card for the new gateway.
@@ -133,7 +143,9 @@ export async function describePayLink(runtime: Runtime, token: string): Promise<
     case "RENEWAL_CAMPAIGN": {
       const state = await campaignLinkState(runtime, resolved);
       const offered: PayMethod[] = (["card", "pix"] as const).filter((m) => state.resolved.methods[m]);
+      const figures = state.blocker ? {} : await figuresOf(runtime, resolved, { kind: "renewal", amountCents: link.priceCents ?? 0, bonus: state.bonus });
       return {
+        ...figures,
         ...view,
         planName: state.planName ?? view.planName,
         currency: state.terms?.currency ?? view.currency,
@@ -146,6 +158,32 @@ export async function describePayLink(runtime: Runtime, token: string): Promise<
     default:
       return { ...view, blocker: NOT_AVAILABLE };
   }
+}
+
+/** The order summary of a link on a subscription: its offer, its active coupon and what the page charges. */
+async function figuresOf(runtime: Runtime, resolved: ResolvedPayLink, charge: PayQuoteInput["charge"]): Promise<{ offerName: string; figures: OrderFigures } | Record<string, never>> {
+  const sub = resolved.subscription;
+  if (!sub?.currentPeriodEnd || !sub.offer.interval) return {};
+  const prisma = runtime.db.prisma;
+  const [pending, redemption] = await Promise.all([
+    sub.pendingOfferId ? prisma.offer.findFirst({ where: { id: sub.pendingOfferId, tenantId: sub.tenantId }, select: { priceCents: true } }) : null,
+    prisma.couponRedemption.findFirst({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, active: true }, include: { coupon: true }, orderBy: { id: "asc" } }),
+  ]);
+  const figures = quotePayLink({
+    subscription: {
+      status: sub.status,
+      currency: sub.currency,
+      interval: sub.offer.interval,
+      priceCents: sub.offer.priceCents,
+      nextPriceCents: pending?.priceCents ?? sub.offer.priceCents,
+      currentPeriodEnd: sub.currentPeriodEnd,
+      anchorDay: sub.anchorDay,
+      trialEndsAt: sub.trialEndsAt,
+    },
+    coupon: redemption ? { code: redemption.coupon.code, percentOff: redemption.coupon.percentOff, amountOffCents: redemption.coupon.amountOffCents, cyclesRemaining: redemption.cyclesRemaining } : null,
+    charge,
+  });
+  return { offerName: sub.offer.name, figures };
 }
 
 /** A pending order's Pix: the page shows the live QR; there is nothing to submit. */

@@ -8,7 +8,7 @@
 //   `quantity` units (never grant_days × quantity; the event data carries both raw).
 import type { Order, Payment } from "../../generated/prisma/client.ts";
 import { LINK, ORDER } from "../../prisma/status-machines.ts";
-import { addCycles, periodEnd, pixIssueAt } from "../shared/periods.ts";
+import { pixIssueAt, renewedPeriodEnd } from "../shared/periods.ts";
 import { emitEvents } from "../events/catalogue.ts";
 import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
@@ -44,12 +44,10 @@ async function extendTarget(tx: Tx, order: Order): Promise<number | null> {
   if (sub.status === "CANCELED" || !sub.currentPeriodEnd) return null;
   const from = sub.currentPeriodEnd;
   const anchor = sub.anchorDay ?? from.getUTCDate();
-  let to = from;
-  for (let i = 0; i < Math.max(1, order.quantity); i++) to = periodEnd(to, sub.offer.interval ?? "MONTH", anchor);
-  if (order.campaignId) {
-    const campaign = await tx.renewalCampaign.findFirst({ where: { id: order.campaignId, tenantId: order.tenantId }, select: { bonusCycles: true, bonusUnit: true } });
-    if (campaign) to = addCycles(to, campaign.bonusCycles, campaign.bonusUnit, anchor);
-  }
+  const campaign = order.campaignId
+    ? await tx.renewalCampaign.findFirst({ where: { id: order.campaignId, tenantId: order.tenantId }, select: { bonusCycles: true, bonusUnit: true } })
+    : null;
+  const to = renewedPeriodEnd(from, sub.offer.interval ?? "MONTH", anchor, order.quantity, campaign ? { cycles: campaign.bonusCycles, unit: campaign.bonusUnit } : null);
   const nextBillingAt = sub.collectionMethod === "CARD_AUTO" ? to : pixIssueAt(to);
   await tx.subscription.update({
     where: { id: sub.id },

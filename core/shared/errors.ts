@@ -79,6 +79,15 @@ export const ERROR_CATALOG = {
   link_expired: { status: 410, error: "este link expirou", code: "link_expired" },
   /** /pay/{token}: the link was already used (single use) or what it pays is already paid. */
   link_used: { status: 410, error: "este link já foi utilizado", code: "link_used" },
+  /**
+   * A LIVE tenant without legal name and CNPJ: its hosted pages take no payment, and an operator cannot
+   * switch a tenant to LIVE before its profile names the seller (Decreto 7.962/2013).
+   */
+  seller_incomplete: {
+    status: 403,
+    error: "este vendedor ainda não informou sua razão social e seu CNPJ; ele não pode receber pagamentos",
+    code: "seller_incomplete",
+  },
   /** A refund refused by a rule or by the gateway: the contract's body is {level: 'error', message}. */
   refund_refused: { status: 422, error: "refund refused" },
   /** A refund that hits an invoice that funded prepaid runway: {error, requires_confirmation: 'runway'}. */

@@ -56,3 +56,13 @@ export function addCycles(to: Date, cycles: number, unit: string, anchorDay: num
   if (unit === "day") return new Date(to.getTime() + cycles * 86_400_000);
   return addMonthsKeepingAnchor(to, unit === "year" ? 12 * cycles : cycles, anchorDay);
 }
+
+/**
+ * Where a period ending at `from` ends once renewed ahead by `cycles` cycles and a campaign's `bonus`:
+ * what a paid renewal order does (apply-order-paid.ts) and what the /pay page announces before it.
+ */
+export function renewedPeriodEnd(from: Date, interval: Interval, anchorDay: number, cycles: number, bonus: { cycles: number; unit: string } | null): Date {
+  let to = from;
+  for (let i = 0; i < Math.max(1, cycles); i++) to = periodEnd(to, interval, anchorDay);
+  return bonus ? addCycles(to, bonus.cycles, bonus.unit, anchorDay) : to;
+}

@@ -4,41 +4,18 @@
 import { describe, expect, it } from "vitest";
 import { formatDay, formatMoney } from "../../core/shared/format-money.ts";
 import { COUPON_UNUSABLE } from "../../core/checkout/refusal-texts.ts";
-import { advanceClock, CPF, gatewayEvents, makeOffer, subscribe } from "../helpers/billing.ts";
+import { advanceClock, CPF, makeOffer, subscribe } from "../helpers/billing.ts";
 import { call, op } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant, type TestTenant } from "../helpers/tenant.ts";
 import { oneTimeOffer } from "../orders/order-helpers.ts";
+import { approvedCharges, money, nextCharge, summaryRows } from "./summary-helpers.ts";
 
 const START = "2027-03-10T10:00:00.000Z";
 const CARD = { card_holder: "MARIA SILVA", card_number: "4242424242424242", card_exp_month: "12", card_exp_year: "2035", card_cvc: "123" };
 const FORM = { name: "Maria Silva", email: "maria@example.com", phone: "11987654321", doc: CPF, method: "card", ...CARD };
 
 const prisma = async () => (await testService()).runtime.db.prisma;
-
-/** The summary's rows as the shopper reads them: term -> text. */
-function summaryRows(html: string): Record<string, string> {
-  const rows: Record<string, string> = {};
-  for (const m of html.matchAll(/<div class="sum-row"><dt>(.*?)<\/dt><dd>(.*?)<\/dd><\/div>/g)) rows[m[1]!] = m[2]!.replace(/<!-- -->/g, "");
-  return rows;
-}
-
-/** "R$ 44,91 em 10 de abril de 2027" -> cents and the date text. */
-function nextCharge(text: string): { cents: number; day: string } {
-  const m = /^R\$\u00a0([\d.]+),(\d{2}) em (.+)$/.exec(text);
-  if (!m) throw new Error(`unexpected next charge: ${text}`);
-  return { cents: Number(m[1]!.replace(/\./g, "") + m[2]), day: m[3]! };
-}
-
-function money(text: string): number {
-  const m = /^R\$\u00a0([\d.]+),(\d{2})$/.exec(text);
-  if (!m) throw new Error(`unexpected amount: ${text}`);
-  return Number(m[1]!.replace(/\./g, "") + m[2]);
-}
-
-async function approvedCharges(t: TestTenant, subscriptionId: string): Promise<number[]> {
-  return (await gatewayEvents(t, subscriptionId)).filter((e) => e.kind === "charge_card" && e.outcome === "approved").map((e) => e.amount_cents);
-}
 
 const coupon = (t: TestTenant, code = "BEMVINDO10", extra = "") =>
   op(`mutation($t: ID!, $c: String!) { createCoupon(tenantId: $t, code: $c, percentOff: 10, cycles: 3${extra}) { id } }`, { t: t.tenantId, c: code });

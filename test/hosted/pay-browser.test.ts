@@ -7,6 +7,7 @@ import { subscribe, subscription } from "../helpers/billing.ts";
 import { post } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
+import { formatMoney } from "../../core/shared/format-money.ts";
 
 
 describe.skipIf(!hasChromium)("hosted /pay in a browser", () => {
@@ -59,7 +60,9 @@ describe.skipIf(!hasChromium)("hosted /pay in a browser", () => {
     const link = await post(`/v1/subscriptions/${id}/renewal-link`, t.writeKey);
     const page = await open(link.body.url);
     expect(await page.textContent("h1")).toBe("Renove sua assinatura");
-    await expect(page.locator("text=R$ 49,90").count()).resolves.toBe(1);
+    // The order summary: the link's price charged today, the next renewal after the renewed period.
+    expect(await page.locator(".sum-row", { hasText: "Cobrado hoje" }).locator("dd").textContent()).toBe(formatMoney(4990));
+    expect(await page.locator(".sum-row", { hasText: "Próxima cobrança" }).locator("dd").textContent()).toMatch(/^R\$\u00a049,90 em /);
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await page.check('[name="method"][value="card"]');
     await fillCard(page, "4242424242424242");

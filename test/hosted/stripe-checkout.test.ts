@@ -6,6 +6,7 @@ import type { FakeStripe } from "../fakes/stripe/fake-stripe.ts";
 import { call } from "../helpers/http.ts";
 import type { TestService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
+import { COUPON_SCRIPT } from "./summary-helpers.ts";
 import { PUBLISHABLE_KEY, SECRET_KEY, startStripeTestbed, stripeOffer, WEBHOOK_SECRET } from "../helpers/stripe.ts";
 
 const JSON_ACCEPT = { accept: "application/json" };
@@ -37,19 +38,20 @@ describe("hosted checkout of a Stripe offer (PCI SAQ A)", () => {
     expect(r.text).toContain('name="method" value="pix"');
   });
 
-  it("CSP: scripts only from the page's nonce and the fake's origin, frames and connections only to it, default-src 'none'", async () => {
+  it("CSP: scripts only from the page's nonce, the fake's origin and our own coupon script, frames only to the fake, default-src 'none'", async () => {
     const s = await stripeOffer(fake);
     const r = await call("GET", `/checkout/${s.offerId}`);
     const d = directives(r.headers.get("content-security-policy") ?? "");
     const origin = new URL(fake.url).origin;
     expect(d.get("default-src")).toEqual(["'none'"]);
     const script = d.get("script-src") ?? [];
-    expect(script.filter((x) => !x.startsWith("'nonce-"))).toEqual([origin]);
+    // 'self': our own coupon script (/checkout/coupon.js), for "Aplicar" without a reload.
+    expect(script.filter((x) => !x.startsWith("'nonce-"))).toEqual([origin, "'self'"]);
     expect(script.filter((x) => x.startsWith("'nonce-"))).toHaveLength(1);
     const nonce = script.find((x) => x.startsWith("'nonce-"))!.slice(7, -1);
     expect(r.text).toContain(`nonce="${nonce}"`);
     expect(d.get("frame-src")).toEqual([origin]);
-    expect(d.get("connect-src")).toEqual([origin]);
+    expect(d.get("connect-src")).toEqual([origin, "'self'"]);
     expect(d.get("frame-ancestors")).toEqual(["'none'"]);
     expect(d.get("form-action")).toEqual(["'self'"]);
     expect([...d.keys()].join(" ")).not.toMatch(/unsafe-eval/);
@@ -151,21 +153,23 @@ describe("hosted checkout of a Stripe offer (PCI SAQ A)", () => {
     const r = await call("GET", `/checkout/${s.offerId}`);
     expect(r.status).toBe(200);
     expect(r.text).not.toContain('name="method" value="card"');
-    expect(r.text).not.toMatch(/<script/);
-    expect(r.headers.get("content-security-policy")).not.toMatch(/script-src/);
+    expect(r.text.replace(COUPON_SCRIPT, "")).not.toMatch(/<script/);
+    expect(r.headers.get("content-security-policy")).toMatch(/script-src 'self'(;|$)/);
     const post = await checkout(s.offerId, { ...BUYER, email: email("nopk"), method: "card", payment_method_id: "pm_card_visa" });
     expect(post.status).toBe(422);
     expect(post.body.field).toBe("method");
   });
 
-  it("a sandbox offer's page is unchanged: card fields, no script, no script-src", async () => {
+  it("a sandbox offer's page is unchanged: card fields, no provider script, our own coupon script only", async () => {
     const t = await newTenant();
     const r = await call("GET", `/checkout/${t.monthlyOfferId}`);
     for (const name of ["card_holder", "card_number", "card_exp_month", "card_exp_year", "card_cvc"]) expect(r.text).toContain(`name="${name}"`);
-    expect(r.text).not.toMatch(/<script|payment_method_id|card-element/);
+    expect(r.text.replace(COUPON_SCRIPT, "")).not.toMatch(/<script|payment_method_id|card-element/);
     const csp = r.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'none'");
-    expect(csp).not.toMatch(/script-src|frame-src|connect-src/);
+    expect(csp).not.toMatch(/frame-src/);
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).toMatch(/connect-src 'self'(;|$)/);
   });
 });
 

@@ -6,6 +6,7 @@ import { advanceClock, CARDS, EventLog, gatewayEvents, makeOffer, payPix, subscr
 import { get, post } from "../helpers/http.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { createOpenApiValidator } from "../helpers/openapi-validator.ts";
+import { formatMoney } from "../../core/shared/format-money.ts";
 import { CARD, payJson, payPage, plusDays, tokenOf } from "./pay-helpers.ts";
 
 const validator = createOpenApiValidator();
@@ -90,7 +91,7 @@ describe("/pay/{token}", () => {
     const token = tokenOf(link.body.url);
     const page = await payPage(token);
     expect(page.text).toContain("Renove sua assinatura");
-    expect(page.text).toContain("R$ 30,00");
+    expect(page.text).toContain(formatMoney(3000));
 
     const paid = await payJson(token, { method: "card", ...CARD(CARDS.ok) });
     expect(paid.status).toBe(200);

@@ -8,6 +8,8 @@ import { CARD, payJson, payPage, tokenOf } from "../links/pay-helpers.ts";
 import { refund } from "../refunds/refund-helpers.ts";
 import { campaignLink, campaignLinks, createCampaign, setCampaignActive } from "../campaigns/campaign-helpers.ts";
 import { createOpenApiValidator } from "../helpers/openapi-validator.ts";
+import { formatDay, formatMoney } from "../../core/shared/format-money.ts";
+import { summaryRows } from "../hosted/summary-helpers.ts";
 
 const validator = createOpenApiValidator();
 const T0 = "2027-03-01T12:00:00.000Z";
@@ -32,7 +34,10 @@ describe("renewal campaign: audience → link → payment → extended period", 
     const page = await payPage(token);
     expect(page.status).toBe(200);
     expect(page.text).toContain("Renove com bônus");
-    expect(page.text).toContain("R$ 30,00");
+    // The order summary: the campaign's price today, the next renewal after the cycle and its bonus.
+    const rows = summaryRows(page.text);
+    expect(rows["Cobrado hoje"]).toBe(formatMoney(3000));
+    expect(rows["Próxima cobrança"]).toBe(`${formatMoney(4990)} em ${formatDay("2027-06-01T12:00:00.000Z")}`);
     expect(page.text).toContain("mais 1 mês de bônus");
     expect(page.text).toContain('name="card_number"');
 

@@ -38,9 +38,11 @@ function expectHostedHeaders(label: string, r: { status: number; headers: Header
   const csp = h("content-security-policy") ?? "";
   const directives = new Map(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
   expect({ label, type: h("content-type") }).toEqual({ label, type: "text/html; charset=utf-8" });
-  // A Pix page follows its payment with our own script (/pix/follow.js) polling our own status route:
-  // 'self' for scripts and fetches there, nothing inline. Every other page has no script source at all.
-  const follows = label.startsWith("pix");
+  // A Pix page follows its payment with our own script (/pix/follow.js) polling our own status route, and
+  // a checkout form with a coupon field posts "Aplicar" with our own /checkout/coupon.js: 'self' for
+  // scripts and fetches there, nothing inline. Every other page has no script source at all.
+  const ownScript = label.startsWith("pix") ? '<script src="/pix/follow.js" defer>' : label.startsWith("checkout ") ? '<script src="/checkout/coupon.js" defer>' : null;
+  const follows = ownScript !== null;
   expect({ label, csp: Object.fromEntries(directives) }).toEqual({
     label,
     csp: {
@@ -66,9 +68,9 @@ function expectHostedHeaders(label: string, r: { status: number; headers: Header
   expect(h("cross-origin-resource-policy")).toBe("same-origin");
   expect(h("strict-transport-security")).toMatch(/^max-age=\d+/);
   expect(h("x-powered-by")).toBeNull();
-  // The pages hold no inline script, no inline handler and no javascript: URL; a Pix page loads one file of ours.
+  // The pages hold no inline script, no inline handler and no javascript: URL; a Pix or checkout page loads one file of ours.
   const scripts = [...r.text.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]);
-  expect({ label, scripts }).toEqual({ label, scripts: follows ? ['<script src="/pix/follow.js" defer>'] : [] });
+  expect({ label, scripts }).toEqual({ label, scripts: ownScript ? [ownScript] : [] });
   expect(r.text).not.toMatch(/<script\b[^>]*>[^<]|\son[a-z]+\s*=|javascript:/i);
 }
 

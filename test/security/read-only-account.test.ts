@@ -12,7 +12,7 @@ const OPERATOR_ONLY = [
   "createTenant", "createApiKey", "revokeApiKey", "setTenantRateLimits", "setTenantReadOnly", "setTenantSuspended", "setRenewalsPaused",
   "createWebhookEndpoint", "rotateWebhookSecret", "createProduct", "createPlan", "updatePlanEntitlements", "createGatewayAccount",
   "updateGatewayAccountCredentials", "setDefaultGatewayAccount", "createOffer", "createOneTimeOffer", "createCoupon", "createReferralProgram", "createRenewalCampaign", "setRenewalCampaignActive",
-  "inviteTenantUser", "updateTenantContacts", "updateTenantEmailSettings", "updateTenantProfile",
+  "inviteTenantUser", "updateTenantContacts", "updateTenantEmailSettings", "updateTenantProfile", "setTenantMode",
 ];
 /** The panel's own mutations (sign-in, a member's account): an API key hears insufficient_scope whatever the account mode. */
 const PANEL_ONLY = ["acceptInvitation", "inviteTeamMember", "requestPasswordReset", "resetPassword", "signIn", "confirmSignInCode", "signOut", "startTwoFactor", "enableTwoFactor", "setTwoFactorRequired", "disableTwoFactor", "changeMemberRole", "removeTeamMember",

@@ -12,6 +12,7 @@ import type { Seller } from "../../core/tenants/get-seller.ts";
 import type { BrowserCard } from "./browser-card.ts";
 import { BrowserCardFields, BrowserCardScripts, browserCardFormAttributes } from "./browser-card-markup.tsx";
 import { MethodChoice, SandboxCardFields } from "./payment-fields.tsx";
+import { LIVE_COUPON_PATH } from "./live-coupon.ts";
 
 export interface CheckoutPageInput {
   offer: CheckoutOffer;
@@ -38,7 +39,7 @@ function CouponForm({ p }: { p: CheckoutPageInput }) {
   const hidden = Object.entries(trackingHiddenFields(p.tracking));
   for (const name of CARRIED) if (p.values[name]) hidden.push([name, p.values[name]]);
   return (
-    <form class="inline" method="post" action={`/checkout/${p.offer.id}`}>
+    <form class="inline" method="post" action={`/checkout/${p.offer.id}`} data-live-coupon="">
       <input type="hidden" name="apply" value="coupon" />
       {hidden.map(([name, value]) => (
         <input type="hidden" name={name} value={value} />
@@ -119,7 +120,7 @@ export function CheckoutPage(p: CheckoutPageInput) {
   return (
     <Page title={`${offer.name} · ${oneTime ? "Compra" : "Assinatura"}`}>
       <Summary p={p} />
-      <form class="card" method="post" action={`/checkout/${offer.id}`} {...browserCardFormAttributes(bc)}>
+      <form id="pay-form" class="card" method="post" action={`/checkout/${offer.id}`} {...browserCardFormAttributes(bc)}>
         {banner ? (
           <p class="alert" role="alert">
             {banner}
@@ -140,6 +141,8 @@ export function CheckoutPage(p: CheckoutPageInput) {
         <button type="submit">{oneTime ? "Comprar" : "Assinar"}</button>
       </form>
       {bc && offer.methods.includes("card") ? <BrowserCardScripts card={bc} /> : null}
+      {/* "Aplicar" without a reload; the coupon form works the same without it. */}
+      {p.quote ? <script src={LIVE_COUPON_PATH} defer></script> : null}
     </Page>
   );
 }

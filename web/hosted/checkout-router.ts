@@ -22,6 +22,7 @@ import { bodyParsing } from "../../http/body.ts";
 import { attemptLimits, type AttemptLimitOptions } from "./attempt-limits.ts";
 import { browserCardFor, browserTokenField, setBrowserCardCsp, tokenizesInBrowser, type BrowserCard } from "./browser-card.ts";
 import { renderCheckoutPage } from "./checkout-page.tsx";
+import { LIVE_COUPON_JS, LIVE_COUPON_PATH } from "./live-coupon.ts";
 import { logSafely } from "./log-safely.ts";
 import { sameOriginPost } from "./same-origin-post.ts";
 import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
@@ -29,7 +30,7 @@ import { renderMessagePage } from "../ui/layout.tsx";
 import { renderResultPage } from "./result-page.tsx";
 import { getSeller } from "../../core/tenants/get-seller.ts";
 import { pixFollowFor } from "./pix-router.ts";
-import { NOT_SELLING } from "./not-selling.ts";
+import { INCOMPLETE, NOT_SELLING } from "./not-selling.ts";
 
 /** Query parameters the page prefills (service-contract §3). */
 const PREFILL = ["external_id", "email", "name", "coupon", "ref", "quantity"];
@@ -134,10 +135,15 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     opts,
   );
 
+  // Before /checkout/:offerId, which would take its name for an offer id.
+  r.get(LIVE_COUPON_PATH, (_req, res) => {
+    res.status(200).set({ "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff" }).send(LIVE_COUPON_JS);
+  });
+
   r.get("/checkout/:offerId", async (req, res) => {
     const found = await getCheckoutOffer(prisma, req.params.offerId);
     const seller = await getSeller(prisma, found.tenantId);
-    if (seller && !seller.canSell) return sendHostedPage(res, runtime, 403, renderMessagePage(...NOT_SELLING));
+    if (seller && !seller.canSell) return sendHostedPage(res, runtime, INCOMPLETE.status, renderMessagePage(...NOT_SELLING));
     const { offer, browserCard } = await pageCard(res, found);
     const query = textValues(req.query);
     const tracking = captureTracking({
@@ -157,8 +163,8 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     const seller = await getSeller(prisma, found.tenantId);
     // A LIVE seller without legal name and CNPJ takes no payment: nothing is created, nothing charged.
     if (seller && !seller.canSell) {
-      if (wantsJson(req)) return void res.status(403).set("Cache-Control", "no-store").json({ error: NOT_SELLING[1], code: "seller_incomplete" });
-      return sendHostedPage(res, runtime, 403, renderMessagePage(...NOT_SELLING));
+      if (wantsJson(req)) return void res.status(INCOMPLETE.status).set("Cache-Control", "no-store").json({ error: NOT_SELLING[1], code: INCOMPLETE.code });
+      return sendHostedPage(res, runtime, INCOMPLETE.status, renderMessagePage(...NOT_SELLING));
     }
     const { offer, browserCard } = await pageCard(res, found);
     const now = clockOf(runtime, offer).now();

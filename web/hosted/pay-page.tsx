@@ -5,6 +5,7 @@
 import type { PayOutcome, PayPageView } from "../../core/links/pay-link.ts";
 import { formatDay, formatPrice } from "../ui/format.ts";
 import { Page, renderDocument } from "../ui/layout.tsx";
+import { OrderSummary } from "../ui/order-summary.tsx";
 import type { FieldError } from "../ui/text-field.tsx";
 import type { BrowserCard } from "./browser-card.ts";
 import { BrowserCardFields, BrowserCardScripts, browserCardFormAttributes } from "./browser-card-markup.tsx";
@@ -58,6 +59,25 @@ function intro(view: PayPageView): string {
 
 function Summary({ view }: { view: PayPageView }) {
   const text = intro(view);
+  const card =
+    view.currentCard && view.kind === "PAYMENT_METHOD" ? (
+      <p class="muted">
+        Cartão atual: {view.currentCard.brand} final {view.currentCard.last4}
+      </p>
+    ) : null;
+  // A link on a subscription shows the checkout's order summary, with the figures this page charges.
+  if (view.figures && view.offerName) {
+    return (
+      <>
+        <section class="card">
+          <h1>{heading(view)}</h1>
+          {text ? <p>{text}</p> : null}
+          {card}
+        </section>
+        <OrderSummary heading="h2" offerName={view.offerName} planName={view.planName ?? ""} sellerName={view.tenantName} sandbox={view.sandbox} quote={view.figures} />
+      </>
+    );
+  }
   return (
     <section class="card">
       {view.sandbox ? <span class="badge">Ambiente de testes</span> : null}
@@ -67,11 +87,7 @@ function Summary({ view }: { view: PayPageView }) {
         {view.tenantName}
       </p>
       {view.amountCents !== null ? <p class="price">{formatPrice(view.amountCents, view.currency)}</p> : null}
-      {view.currentCard && view.kind === "PAYMENT_METHOD" ? (
-        <p class="muted">
-          Cartão atual: {view.currentCard.brand} final {view.currentCard.last4}
-        </p>
-      ) : null}
+      {card}
       {text ? <p>{text}</p> : null}
     </section>
   );

@@ -19,7 +19,7 @@ import { logSafely } from "./log-safely.ts";
 import { sameOriginPost } from "./same-origin-post.ts";
 import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
 import { getSellerOfPayLink } from "../../core/tenants/get-seller.ts";
-import { NOT_SELLING } from "./not-selling.ts";
+import { INCOMPLETE, NOT_SELLING } from "./not-selling.ts";
 import { pixFollowFor } from "./pix-router.ts";
 
 /** Submitted fields written back into a refused form; card_number and card_cvc are not among them. */
@@ -95,7 +95,7 @@ export function payRouter(runtime: Runtime, opts: AttemptLimitOptions = {}): Rou
     const token = String(req.params.token ?? "");
     const found = await describePayLink(runtime, token);
     const seller = await getSellerOfPayLink(runtime.db.prisma, token);
-    if (seller && !seller.canSell) return sendHostedPage(res, runtime, 403, renderMessagePage(...NOT_SELLING));
+    if (seller && !seller.canSell) return sendHostedPage(res, runtime, INCOMPLETE.status, renderMessagePage(...NOT_SELLING));
     const { view, browserCard } = await pageCard(res, found);
     const follow = view.pix ? await pixFollowFor(runtime, view.pix.paymentId) : null;
     sendHostedPage(res, runtime, 200, renderPayPage({ token, view, values: {}, error: null, browserCard, follow }, seller));
@@ -108,8 +108,8 @@ export function payRouter(runtime: Runtime, opts: AttemptLimitOptions = {}): Rou
     const seller = await getSellerOfPayLink(runtime.db.prisma, token);
     // A LIVE seller without legal name and CNPJ takes no payment: nothing is charged.
     if (seller && !seller.canSell) {
-      if (json) return void res.status(403).set("Cache-Control", "no-store").json({ status: null, error: NOT_SELLING[1], code: "seller_incomplete" });
-      return sendHostedPage(res, runtime, 403, renderMessagePage(...NOT_SELLING));
+      if (json) return void res.status(INCOMPLETE.status).set("Cache-Control", "no-store").json({ status: null, error: NOT_SELLING[1], code: INCOMPLETE.code });
+      return sendHostedPage(res, runtime, INCOMPLETE.status, renderMessagePage(...NOT_SELLING));
     }
     // The tokenizer the page loaded for the card account: its token field is what the card may arrive as.
     const before = await pageCard(res, await describePayLink(runtime, token));

@@ -1,10 +1,14 @@
 // Every hosted page (checkout, /pay) leaves with the same headers, set by helmet on the hosted routes:
-// no framing, no referrer, no sniffing, and a CSP without any script source (the pages use no
-// JavaScript, so no script can run, inline or not). Pix QR images may come from PUBLIC_URL's origin.
+// no framing, no referrer, no sniffing, and a CSP without any script source: no script can run, inline
+// or not, except our own files on the pages that load one (sendHostedPage). Pix QR images may come from PUBLIC_URL's origin.
 import type { RequestHandler, Response } from "express";
 import helmet from "helmet";
 import type { Runtime } from "../../core/runtime.ts";
+import { LIVE_COUPON_PATH } from "./live-coupon.ts";
 import { PIX_FOLLOW_PATH } from "./pix-follow.ts";
+
+/** Our own scripts: a page that loads one lets in 'self' for scripts and for the requests they make. */
+const OWN_SCRIPTS = [PIX_FOLLOW_PATH, LIVE_COUPON_PATH];
 
 /** helmet for the hosted pages; mounted on /checkout and /pay before any route. */
 export function hostedPageHeaders(runtime: Runtime): RequestHandler {
@@ -34,8 +38,9 @@ export function hostedPageHeaders(runtime: Runtime): RequestHandler {
 }
 
 /**
- * A page that shows a Pix loads our own follow script (pix-follow.ts) and polls our status route: its
- * CSP, whichever set it (helmet above or a provider's, browser-card.ts), also lets in 'self' for both.
+ * A page that shows a Pix loads our own follow script (pix-follow.ts) and polls our status route; a
+ * checkout with a coupon field loads live-coupon.ts, which posts the coupon form: its CSP, whichever set
+ * it (helmet above or a provider's, browser-card.ts), also lets in 'self' for both.
  */
 function allowOwnScript(res: Response): void {
   const csp = String(res.get("Content-Security-Policy") ?? "");
@@ -50,6 +55,6 @@ function allowOwnScript(res: Response): void {
 }
 
 export function sendHostedPage(res: Response, _runtime: Runtime, status: number, page: string): void {
-  if (page.includes(`src="${PIX_FOLLOW_PATH}"`)) allowOwnScript(res);
+  if (OWN_SCRIPTS.some((path) => page.includes(`src="${path}"`))) allowOwnScript(res);
   res.status(status).set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" }).send(page);
 }

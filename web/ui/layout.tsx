@@ -29,7 +29,7 @@ legend{font-weight:700;padding:0}
 .choice{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.4rem 0}
 .err{color:#c62828;font-size:.9rem;margin:.25rem 0 0}
 .alert{background:#fdecea;color:#8e1c1c;border-radius:8px;padding:.75rem;margin:0 0 1rem}
-button{display:block;width:100%;margin-top:1.25rem;padding:.85rem;font:inherit;font-weight:700;color:#fff;background:#1f5eff;border:0;border-radius:8px}
+button{display:block;width:100%;min-height:2.75rem;margin-top:1.25rem;padding:.85rem;font:inherit;font-weight:700;color:#fff;background:#1f5eff;border:0;border-radius:8px}
 form:has(input[name=method][value=pix]:checked) .card-fields{display:none}
 textarea{word-break:break-all;resize:none}
 dl.sum{margin:.75rem 0 0}

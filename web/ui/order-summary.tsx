@@ -1,8 +1,9 @@
 // The order summary every hosted page shows before and after paying (Stripe Checkout's model): the
 // price per period, the coupon with its duration, the trial, what is charged today, the next charge
-// and the automatic renewal. Every figure is the core's quote (quote-checkout.ts), the one startCheckout charges.
+// and the automatic renewal. Every figure is the core's, from the calculation that charges: quote-checkout.ts
+// (startCheckout) or quote-pay-link.ts (/pay).
 import type { ComponentChildren } from "preact";
-import type { CheckoutQuote } from "../../core/checkout/quote-checkout.ts";
+import type { OrderFigures } from "../../core/shared/order-figures.ts";
 import { formatDay, formatMoney } from "../../core/shared/format-money.ts";
 
 export interface OrderSummaryProps {
@@ -10,7 +11,7 @@ export interface OrderSummaryProps {
   planName: string;
   sellerName: string;
   sandbox: boolean;
-  quote: CheckoutQuote;
+  quote: OrderFigures;
   /** h1 before paying; h2 under a result page's own heading. */
   heading?: "h1" | "h2";
   /** The page's own lines under the figures (a form, a note). */
@@ -20,16 +21,17 @@ export interface OrderSummaryProps {
 const PER = { MONTH: "/mês", YEAR: "/ano" } as const;
 const PERIOD = { MONTH: "a cada mês", YEAR: "a cada ano" } as const;
 
-/** "nas 3 primeiras cobranças", "na primeira cobrança", "em todas as cobranças". */
-function couponSpan(cycles: number | null): string {
-  if (cycles === null) return "em todas as cobranças";
+/** "nas 3 primeiras cobranças", "na primeira cobrança", "em todas as cobranças"; a running coupon: "nas próximas 2 cobranças". */
+function couponSpan(cycles: number | null, running: boolean): string {
+  if (cycles === null) return running ? "em todas as próximas cobranças" : "em todas as cobranças";
+  if (running) return cycles === 1 ? "na próxima cobrança" : `nas próximas ${cycles} cobranças`;
   return cycles === 1 ? "na primeira cobrança" : `nas ${cycles} primeiras cobranças`;
 }
 
-function couponText(q: CheckoutQuote): string {
+function couponText(q: OrderFigures): string {
   const c = q.coupon!;
   const off = c.percentOff ? `${c.percentOff}% de desconto` : `${formatMoney(c.discountCents, q.currency)} de desconto`;
-  return `${off} ${couponSpan(c.cycles)}: ${formatMoney(c.discountedPriceCents, q.currency)} ${PER[q.interval]}`;
+  return `${off} ${couponSpan(c.cycles, !!c.running)}: ${formatMoney(c.discountedPriceCents, q.currency)} ${PER[q.interval]}`;
 }
 
 function Row({ term, children }: { term: string; children: ComponentChildren }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addCycles, addMonthsKeepingAnchor, nextRetryAt, periodEnd, pixIssueAt, retryInstants, trialEnd } from "../../../core/shared/periods.ts";
+import { addCycles, addMonthsKeepingAnchor, nextRetryAt, periodEnd, pixIssueAt, renewedPeriodEnd, retryInstants, trialEnd } from "../../../core/shared/periods.ts";
 
 const d = (iso: string) => new Date(iso);
 const iso = (x: Date | null) => x?.toISOString() ?? null;
@@ -77,5 +77,22 @@ describe("addCycles (a campaign's bonus)", () => {
     ["2027-04-01T12:00:00.000Z", 0, "year", 1, "2027-04-01T12:00:00.000Z"],
   ])("%s + %i %s (anchor %i) = %s", (from, cycles, unit, anchor, expected) => {
     expect(addCycles(new Date(from), cycles, unit, anchor).toISOString()).toBe(expected);
+  });
+});
+
+describe("renewedPeriodEnd (a paid renewal order, announced by /pay)", () => {
+  const at = (iso: string) => new Date(iso);
+  it.each([
+    ["a month ahead", "2027-04-10T10:00:00.000Z", "MONTH", 10, 1, null, "2027-05-10T10:00:00.000Z"],
+    ["day 31 into February", "2027-01-31T10:00:00.000Z", "MONTH", 31, 1, null, "2027-02-28T10:00:00.000Z"],
+    ["day 31 into a leap February", "2028-01-31T10:00:00.000Z", "MONTH", 31, 1, null, "2028-02-29T10:00:00.000Z"],
+    ["back to day 31 after February", "2027-02-28T10:00:00.000Z", "MONTH", 31, 1, null, "2027-03-31T10:00:00.000Z"],
+    ["across the year", "2027-12-15T10:00:00.000Z", "MONTH", 15, 1, null, "2028-01-15T10:00:00.000Z"],
+    ["February 29 a year ahead", "2028-02-29T10:00:00.000Z", "YEAR", 29, 1, null, "2029-02-28T10:00:00.000Z"],
+    ["two cycles", "2027-04-10T10:00:00.000Z", "MONTH", 10, 2, null, "2027-06-10T10:00:00.000Z"],
+    ["a month of bonus", "2027-04-30T10:00:00.000Z", "MONTH", 31, 1, { cycles: 1, unit: "month" }, "2027-06-30T10:00:00.000Z"],
+    ["ten days of bonus", "2027-04-10T10:00:00.000Z", "MONTH", 10, 1, { cycles: 10, unit: "day" }, "2027-05-20T10:00:00.000Z"],
+  ] as const)("%s", (_name, from, interval, anchor, cycles, bonus, to) => {
+    expect(renewedPeriodEnd(at(from), interval, anchor, cycles, bonus).toISOString()).toBe(to);
   });
 });
