@@ -3,6 +3,7 @@
 import type { Logger } from "pino";
 import type { Db } from "../prisma/client.ts";
 import type { KeyCache } from "./auth/key-cache.ts";
+import type { KeyUsage } from "./auth/key-usage.ts";
 import type { Gateways } from "./gateways/registry.ts";
 import type { CredentialKeyRing } from "./gateways/credentials-vault.ts";
 import type { Clock } from "./shared/clock.ts";
@@ -21,6 +22,8 @@ export interface RuntimeConfig {
 export interface Runtime {
   db: Db;
   keyCache: KeyCache;
+  /** API keys' "last used", noted in memory and written in batches (key-usage.ts). */
+  keyUsage: KeyUsage;
   logger: Logger;
   config: RuntimeConfig;
   /** Random service keys from the database (service_secrets), loaded once. Never logged. */

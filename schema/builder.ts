@@ -9,6 +9,7 @@ import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import { AppError } from "../core/shared/errors.ts";
 import type { Context } from "./context.ts";
+import { auditTrailPlugin } from "./audit-trail.ts";
 import { firstFailedScope, grantsOf, isMember, readOnlyAccountsPlugin, ROLE_SCOPES } from "./scopes.ts";
 
 export interface Scopes {
@@ -43,7 +44,8 @@ export const builder = new SchemaBuilder<{
 }>({
   defaultFieldNullability: false,
   // readOnlyAccounts after scopeAuth: the read-only rule of every mutation runs after the field's scopes.
-  plugins: [ErrorsPlugin, ScopeAuthPlugin, readOnlyAccountsPlugin, PrismaPlugin, RelayPlugin, ValidationPlugin],
+  // auditTrail then records each mutation that succeeded (audit-trail.ts).
+  plugins: [ErrorsPlugin, ScopeAuthPlugin, readOnlyAccountsPlugin, auditTrailPlugin, PrismaPlugin, RelayPlugin, ValidationPlugin],
   errors: { defaultTypes: [] },
   relay: {
     cursorType: "String",
