@@ -7,6 +7,8 @@ import helmet from "helmet";
 import { csrfMatches, PRE_COOKIE, readCookie, SESSION_COOKIE } from "./panel-cookies.ts";
 import { createPanelKit, refusal, send, type PanelOptions } from "./panel-kit.ts";
 import { messagePage } from "./panel-layout.tsx";
+import { apiKeyRoutes } from "./api-key-routes.ts";
+import { auditRoutes } from "./audit-routes.ts";
 import { homeRoutes } from "./home-routes.ts";
 import { securityRoutes } from "./security-routes.ts";
 import { signInRoutes } from "./sign-in-routes.ts";
@@ -57,6 +59,8 @@ export function panelRouter(opts: PanelOptions): Router {
   signInRoutes(router, kit, opts);
   securityRoutes(router, kit);
   teamRoutes(router, kit);
+  apiKeyRoutes(router, kit);
+  auditRoutes(router, kit);
 
   // Anything else that fails: a page, never a stack or JSON.
   router.use("/panel", ((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
