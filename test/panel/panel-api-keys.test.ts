@@ -1,7 +1,7 @@
 // API keys in the panel: a developer creates a key (shown once), calls /v1 with it, revokes it after a
 // confirmation page (then 401); rolling keeps the old key for the chosen overlap only; viewers and
 // other tenants are refused; the operator's createApiKey/revokeApiKey keep working.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { get, gql, op } from "../helpers/http.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { testService } from "../helpers/service.ts";
@@ -28,6 +28,9 @@ async function createKey(b: PanelBrowser, name: string, scope: "READ" | "WRITE" 
 }
 
 describe("panel API keys", () => {
+  // The service starts (and the embedded database migrates) outside the first test's time budget.
+  beforeAll(() => testService());
+
   it("an invited developer creates a key, calls /v1 with it, sees its last use, revokes it after confirming: then 401", async () => {
     const t = await newTenant();
     const dev = await newMember(t.tenantId, "DEVELOPER");
