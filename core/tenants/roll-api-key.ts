@@ -14,7 +14,7 @@ export interface RollApiKeyInput {
   createdBy?: string | null;
 }
 
-export async function rollApiKey(runtime: Runtime, input: RollApiKeyInput): Promise<CreatedKey & { rolled: { id: string; expiresAt: Date } }> {
+export async function rollApiKey(runtime: Runtime, input: RollApiKeyInput): Promise<CreatedKey & { tenantId: string; rolled: { id: string; expiresAt: Date } }> {
   if (!Number.isInteger(input.overlapHours) || input.overlapHours < 0 || input.overlapHours > MAX_ROLL_OVERLAP_HOURS) {
     throw new AppError("invalid_argument", { error: "a sobreposição vai de 0 a 168 horas (7 dias)" });
   }
@@ -33,6 +33,5 @@ export async function rollApiKey(runtime: Runtime, input: RollApiKeyInput): Prom
     return { ...next, tenantId: old.tenantId };
   });
   await runtime.keyCache.invalidateTenant(result.tenantId);
-  const { tenantId: _t, ...created } = result;
-  return { ...created, rolled: { id: input.id, expiresAt } };
+  return { ...result, rolled: { id: input.id, expiresAt } };
 }

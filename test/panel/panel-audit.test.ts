@@ -71,6 +71,11 @@ describe("audit log", () => {
     for (const n of ["um", "dois", "três"]) await op(`mutation($t: ID!, $n: String!) { createApiKey(tenantId: $t, scope: READ, name: $n) { id } }`, { t: a.tenantId, n });
     await op(`mutation($t: ID!) { createApiKey(tenantId: $t, scope: READ, name: "segredo-de-b") { id } }`, { t: other.tenantId });
 
+    // The operator's writes land in the tenant they touched, even when only the key's id is given.
+    const { apiKeys } = await op(`query($t: ID) { apiKeys(tenantId: $t) { id } }`, { t: a.tenantId });
+    const { rollApiKey } = await op(`mutation($id: ID!) { rollApiKey(id: $id, overlapHours: 1) { id } }`, { id: apiKeys[0].id });
+    expect((await entriesOf(a.readKey, `(action: "rollApiKey")`)).entries).toMatchObject([{ actorKind: "OPERATOR", actor: "operador", recordId: rollApiKey.id }]);
+
     const first = await entriesOf(a.readKey, "(first: 2)");
     expect(first.entries).toHaveLength(2);
     expect(first.entries.map((e) => e.actor)).toEqual(["operador", "operador"]);
