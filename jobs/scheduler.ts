@@ -5,6 +5,7 @@ import { ulid } from "../core/shared/ids.ts";
 import type { Runtime } from "../core/runtime.ts";
 import { billingRun } from "./billing-run.job.ts";
 import { expireIdempotencyKeys } from "./expire-idempotency-keys.job.ts";
+import { expirePanelSessions } from "../core/team/expire-panel-sessions.ts";
 import { reconcilePayments } from "./reconcile-payments.job.ts";
 import { releaseLease, tryLease } from "./lease.ts";
 import { sendEmails } from "./send-emails.job.ts";
@@ -25,6 +26,7 @@ export const JOBS: JobSpec[] = [
   // Every 5 s: the shortest retry backoff; each message is claimed with its own lease.
   { name: "send-emails", schedule: "*/5 * * * * *", leaseMs: 60_000, run: (runtime) => sendEmails(runtime), exclusive: false },
   { name: "expire-idempotency-keys", schedule: "*/10 * * * *", leaseMs: 5 * 60_000, run: expireIdempotencyKeys },
+  { name: "expire-panel-sessions", schedule: "17 * * * *", leaseMs: 5 * 60_000, run: expirePanelSessions },
 ];
 
 /**

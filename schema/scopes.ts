@@ -34,7 +34,7 @@ export const ROLE_SCOPES: ReadonlySet<string> = new Set(["developer", "teamAdmin
 export const isMember = (actor: Actor): boolean => actor.kind === "tenant" && !!actor.user;
 
 /** A member's own sign-out and two-factor set-up stay open in a read-only account. */
-export const MEMBER_SELF_SERVICE: ReadonlySet<string> = new Set(["signOut", "startTwoFactor", "enableTwoFactor"]);
+export const MEMBER_SELF_SERVICE: ReadonlySet<string> = new Set(["signOut", "startTwoFactor", "enableTwoFactor", "disableTwoFactor"]);
 
 /** Every scope a refusal names, in order: `{ operator, developer }` failed by a member names both. */
 export function failedScopes(failure: AuthFailure): string[] {

@@ -97,7 +97,7 @@ export async function openInvoices(tx: Tx, tenantIds: string[], subscriptionIds:
 export const suspensionAt = (dueAt: Date) => new Date(dueAt.getTime() + SUSPENSION_DAYS * DAY_MS);
 
 /**
- * Mints one /pay link per open invoice in one insert (as core/links/mint-link.ts does one by one):
+ * Mints one /pay link per open invoice in one insert (as core/shared/mint-link.ts does one by one):
  * the token goes into the e-mail, only its SHA-256 is stored. Returns the path per invoice id.
  */
 export async function mintOpenInvoiceLinks(

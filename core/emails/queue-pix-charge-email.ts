@@ -1,7 +1,7 @@
 // The customer's copy of a Pix charge just issued (checkout, renewal D-3, /pay, a reopened order QR):
 // queued in the transaction that stores the BR Code, so the customer can close the tab and still pay.
 // The e-mail links to a /pay page that shows this charge's QR; the link is minted here, with the row.
-import { mintLink } from "../links/mint-link.ts";
+import { mintLink } from "../shared/mint-link.ts";
 import type { Tx } from "../shared/tx.ts";
 import { queueEmail } from "./queue-email.ts";
 

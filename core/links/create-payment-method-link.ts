@@ -5,7 +5,7 @@ import type { Runtime } from "../runtime.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { linkUrl, offerPayMethods, SUBSCRIPTION_LINK_TTL_MS } from "./link-rules.ts";
-import { mintLink } from "./mint-link.ts";
+import { mintLink } from "../shared/mint-link.ts";
 import { isIn, STARTED } from "../shared/status-sets.ts";
 
 export interface PaymentMethodLink {

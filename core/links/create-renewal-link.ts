@@ -6,7 +6,7 @@ import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { subscriptionNextCharge, subscriptionPayloadInclude } from "../payloads/subscription-payload.ts";
 import { linkUrl, SUBSCRIPTION_LINK_TTL_MS } from "./link-rules.ts";
-import { mintLink } from "./mint-link.ts";
+import { mintLink } from "../shared/mint-link.ts";
 
 export interface RenewalLink {
   token: string;

@@ -5,7 +5,7 @@ import type { Order, Payment } from "../../generated/prisma/client.ts";
 import { PAYMENT } from "../../prisma/status-machines.ts";
 import { createPixCharge } from "../gateways/gateway-calls.ts";
 import { accountRef } from "../gateways/registry.ts";
-import { mintLink } from "./mint-link.ts";
+import { mintLink } from "../shared/mint-link.ts";
 import type { Runtime } from "../runtime.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId, newId } from "../shared/ids.ts";

@@ -3,7 +3,7 @@
 // Each call mints a fresh link; earlier ones stay valid until they expire or the invoice is paid.
 import type { Runtime } from "../runtime.ts";
 import { issuePixCharge } from "../billing/issue-pix-charge.ts";
-import { mintLink } from "./mint-link.ts";
+import { mintLink } from "../shared/mint-link.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 

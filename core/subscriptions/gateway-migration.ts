@@ -6,7 +6,7 @@ import type { Offer, Subscription } from "../../generated/prisma/client.ts";
 import { LINK } from "../../prisma/status-machines.ts";
 import type { Runtime } from "../runtime.ts";
 import { emitEvents } from "../events/catalogue.ts";
-import { mintLink } from "../links/mint-link.ts";
+import { mintLink } from "../shared/mint-link.ts";
 import type { Cents } from "../shared/money.ts";
 import { moveStatuses } from "../shared/transition.ts";
 import type { Tx } from "../shared/tx.ts";

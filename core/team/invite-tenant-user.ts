@@ -1,15 +1,11 @@
-// An invitation to a tenant's team: a single-use link that expires. Only the token's hash is stored;
-// the e-mail to the invited address is queued in the same transaction (its link sealed), and the clear
-// link is also returned to the caller, who may show it.
+// An invitation to a tenant's team: a single-use link valid 7 days, e-mailed to the invited address;
+// the clear link is also returned to the caller, who may show it.
 import type { TenantUserRole } from "../../generated/prisma/client.ts";
-import { queueEmail } from "../emails/queue-email.ts";
-import { sealTeamLink } from "../emails/team-email-link.ts";
 import type { Runtime } from "../runtime.ts";
 import type { Clock } from "../shared/clock.ts";
 import { AppError, notFound } from "../shared/errors.ts";
-import { newId } from "../shared/ids.ts";
 import { EMAIL_PATTERN, INVITATION_TTL_MS, normalizeEmail } from "./team-rules.ts";
-import { newLinkToken, tokenHash } from "./team-secrets.ts";
+import { issueTeamLink } from "./issue-team-link.ts";
 
 export interface InviteTenantUserInput {
   tenantId: string;
@@ -36,30 +32,14 @@ export async function inviteTenantUser(runtime: Pick<Runtime, "db" | "gateways">
   if (!tenant) throw notFound("tenant");
   const member = await prisma.tenantUser.findUnique({ where: { tenantId_email: { tenantId: input.tenantId, email } }, select: { passwordHash: true } });
   if (member?.passwordHash) throw new AppError("conflict", { error: "this e-mail is already a member of the team" });
-  const token = newLinkToken();
-  const now = clock.now();
-  const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
-  const id = newId("teamLink");
-  const url = `${input.publicUrl.replace(/\/+$/, "")}/panel/invite/${token}`;
-  await prisma.$transaction(async (tx) => {
-    await tx.teamLink.create({ data: { id, tenantId: input.tenantId, kind: "INVITATION", hash: tokenHash(token), email, role: input.role, expiresAt } });
-    await queueEmail(tx, {
-      tenantId: input.tenantId,
-      to: email,
-      sourceKey: id,
-      at: now,
-      content: {
-        template: "team_invitation",
-        params: {
-          linkId: id,
-          url: sealTeamLink(runtime.gateways.vault, id, url),
-          expiresAt: expiresAt.toISOString(),
-          tenantName: tenant.name,
-          inviter: input.inviter ?? null,
-          role: input.role,
-        },
-      },
-    });
+  const { url, expiresAt } = await issueTeamLink(runtime, clock, {
+    tenantId: input.tenantId,
+    kind: "INVITATION",
+    email,
+    role: input.role,
+    ttlMs: INVITATION_TTL_MS,
+    publicUrl: input.publicUrl,
+    content: (link) => ({ template: "team_invitation", params: { ...link, tenantName: tenant.name, inviter: input.inviter ?? null, role: input.role } }),
   });
   return { url, email, role: input.role, expiresAt };
 }

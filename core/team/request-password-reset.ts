@@ -1,13 +1,10 @@
-// A password reset: a single-use link for one account, valid an hour. It is queued in the e-mail outbox
-// (sealed) to the account's own address in the link's transaction, and never shown to whoever asked:
+// A password reset: a single-use link for one account, valid an hour, e-mailed to the account's own
+// address and never shown to whoever asked:
 // the answer to the form is the same whether or not the e-mail belongs to anyone.
-import { queueEmail } from "../emails/queue-email.ts";
-import { sealTeamLink } from "../emails/team-email-link.ts";
 import type { Runtime } from "../runtime.ts";
 import type { Clock } from "../shared/clock.ts";
-import { newId } from "../shared/ids.ts";
 import { normalizeEmail, PASSWORD_RESET_TTL_MS } from "./team-rules.ts";
-import { newLinkToken, tokenHash } from "./team-secrets.ts";
+import { issueTeamLink } from "./issue-team-link.ts";
 
 export interface PasswordResetLink {
   tenantId: string;
@@ -26,25 +23,16 @@ export async function requestPasswordReset(
   const email = normalizeEmail(input.email);
   if (!email) return [];
   const users = await prisma.tenantUser.findMany({ where: { email, passwordHash: { not: null }, tenant: { suspended: false } }, select: { tenantId: true, role: true, tenant: { select: { name: true } } }, take: 5 });
-  const now = clock.now();
-  const expiresAt = new Date(now.getTime() + PASSWORD_RESET_TTL_MS);
   const links: PasswordResetLink[] = [];
   for (const user of users) {
-    const token = newLinkToken();
-    const id = newId("teamLink");
-    const url = `${input.publicUrl.replace(/\/+$/, "")}/panel/reset/${token}`;
-    await prisma.$transaction(async (tx) => {
-      await tx.teamLink.create({ data: { id, tenantId: user.tenantId, kind: "PASSWORD_RESET", hash: tokenHash(token), email, role: user.role, expiresAt } });
-      await queueEmail(tx, {
-        tenantId: user.tenantId,
-        to: email,
-        sourceKey: id,
-        at: now,
-        content: {
-          template: "password_reset",
-          params: { linkId: id, url: sealTeamLink(runtime.gateways.vault, id, url), expiresAt: expiresAt.toISOString(), tenantName: user.tenant.name },
-        },
-      });
+    const { url, expiresAt } = await issueTeamLink(runtime, clock, {
+      tenantId: user.tenantId,
+      kind: "PASSWORD_RESET",
+      email,
+      role: user.role,
+      ttlMs: PASSWORD_RESET_TTL_MS,
+      publicUrl: input.publicUrl,
+      content: (link) => ({ template: "password_reset", params: { ...link, tenantName: user.tenant.name } }),
     });
     links.push({ tenantId: user.tenantId, email, url, expiresAt });
   }

@@ -3,12 +3,15 @@
 import { z } from "zod";
 import { acceptInvitation, findOpenInvitation } from "../../core/team/accept-invitation.ts";
 import { confirmSignInCode } from "../../core/team/confirm-sign-in-code.ts";
+import { changeMemberRole } from "../../core/team/change-member-role.ts";
+import { disableTwoFactor } from "../../core/team/disable-two-factor.ts";
 import { enableTwoFactor } from "../../core/team/enable-two-factor.ts";
 import { inviteTenantUser } from "../../core/team/invite-tenant-user.ts";
 import { inviteTeamMember } from "../../core/team/invite-team-member.ts";
 import { listTeamMembers } from "../../core/team/list-team-members.ts";
 import { listPanelSessions } from "../../core/team/list-panel-sessions.ts";
 import { setTwoFactorRequired } from "../../core/team/set-two-factor-required.ts";
+import { removeTeamMember } from "../../core/team/remove-team-member.ts";
 import { requestPasswordReset } from "../../core/team/request-password-reset.ts";
 import { resetPassword } from "../../core/team/reset-password.ts";
 import { signIn } from "../../core/team/sign-in.ts";
@@ -212,6 +215,37 @@ builder.mutationFields((t) => ({
     resolve: async (_r, args, ctx) => {
       const m = member(ctx);
       return (await enableTwoFactor(ctx.runtime, ctx.runtime.wallClock, { tenantId: m.tenantId, userId: m.id, code: args.code })).recoveryCodes;
+    },
+  }),
+  disableTwoFactor: t.boolean({
+    description: "Turn the member's own two-factor off, proven by a current code or a recovery code; refused while the owner requires it. Answers true.",
+    authScopes: { user: true },
+    args: { code: t.arg.string({ required: true, description: "6-digit code from the app, or a recovery code.", validate: z.string().max(64) }) },
+    resolve: (_r, args, ctx) => {
+      const m = member(ctx);
+      return disableTwoFactor(ctx.runtime, ctx.runtime.wallClock, { tenantId: m.tenantId, userId: m.id, code: args.code });
+    },
+  }),
+  changeMemberRole: t.field({
+    type: TeamMemberRef,
+    description: "An owner or admin changes another member's role (only an owner gives or takes the owner role; nobody changes their own).",
+    authScopes: { teamAdmin: true },
+    args: {
+      memberId: t.arg.id({ required: true, description: "usr_ id of the member." }),
+      role: t.arg({ type: TenantUserRoleEnum, required: true, description: "The new role." }),
+    },
+    resolve: (_r, args, ctx) => {
+      const m = member(ctx);
+      return changeMemberRole(ctx.runtime, { tenantId: m.tenantId, actorId: m.id, actorRole: m.role, memberId: String(args.memberId), role: args.role });
+    },
+  }),
+  removeTeamMember: t.id({
+    description: "An owner or admin removes another member from the team; their sessions end at once. Answers the removed member's id.",
+    authScopes: { teamAdmin: true },
+    args: { memberId: t.arg.id({ required: true, description: "usr_ id of the member." }) },
+    resolve: async (_r, args, ctx) => {
+      const m = member(ctx);
+      return (await removeTeamMember(ctx.runtime, { tenantId: m.tenantId, actorId: m.id, actorRole: m.role, memberId: String(args.memberId) })).id;
     },
   }),
   setTwoFactorRequired: t.boolean({

@@ -1,14 +1,12 @@
 // Every e-mail template rendered by renderEmail: accessible (axe) at phone and desktop widths in
 // Chromium, nothing fetched from the network, values escaped, and the same facts in both parts.
-import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { CUSTOMER_TEMPLATES, type EmailContent, type EmailFrame, type RenderedEmail } from "../../core/emails/templates/email-content.ts";
 import { renderEmail } from "../../core/emails/templates/render-email.ts";
-import { hasChromium, useBrowser } from "../helpers/browser.ts";
+import { axeViolations, hasChromium, useBrowser } from "../helpers/browser.ts";
 import { BR_CODE, CONTENT, CUSTOMER_FRAME, frameFor, VENDOR_FRAME } from "../helpers/email-content.ts";
 
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const HOSTILE = `<script>alert(1)</script> "Zé" d'Ávila & <b>Cia</b>`;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -29,16 +27,6 @@ async function load(page: Page, html: string): Promise<string[]> {
   });
   await page.setContent(html, { waitUntil: "load" });
   return [...new Set(attempted)];
-}
-
-async function axeViolations(page: Page): Promise<{ id: string; help: string; nodes: string[] }[]> {
-  await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(async () => {
-    // @ts-expect-error axe is injected into the page above
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return (r.violations as { id: string; help: string; nodes: { target: string[] }[] }[]).map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")) }));
-  });
-  return result;
 }
 
 /** The HTML with its cid: images replaced by the attached bytes, as a mail client shows it. */

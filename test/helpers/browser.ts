@@ -1,5 +1,6 @@
 // Debian's Chromium through playwright-core, as CI installs it. Tests that need it skip when absent.
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 
@@ -31,3 +32,28 @@ export async function submitAndLoad(page: Page, action: () => Promise<unknown>):
   await Promise.all([page.waitForEvent("framenavigated", { predicate: (f) => f === page.mainFrame() }), action()]);
   await page.waitForLoadState("load");
 }
+
+const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+export interface AxeViolation {
+  id: string;
+  help: string;
+  /** The CSS targets of the offending nodes. */
+  nodes: string[];
+}
+
+/**
+ * axe-core's violations on the page as it stands. The script is injected into the page, which a
+ * `script-src 'self'` CSP refuses: open such pages in a context with `bypassCSP: true`.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async () => {
+    // @ts-expect-error axe is injected into the page above
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return (r.violations as { id: string; help: string; nodes: { target: string[] }[] }[]).map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")) }));
+  });
+}
+
+/** Pixels the page scrolls sideways (0 when it fits its viewport). */
+export const horizontalOverflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -52,7 +52,18 @@ export function securityPage(p: {
         {m.owesTwoFactor ? <div class="alert">A sua equipe exige a verificação em duas etapas. Ative-a para continuar usando o painel.</div> : null}
         <ErrorSummary error={p.error} field="code" />
         {m.twoFactorOn ? (
-          <p>Ativa: ao entrar, pedimos um código do seu aplicativo autenticador.</p>
+          <>
+            <p>Ativa: ao entrar, pedimos um código do seu aplicativo autenticador.</p>
+            {m.twoFactorRequired ? (
+              <p class="muted">A sua equipe exige a verificação em duas etapas: ela não pode ser desativada.</p>
+            ) : (
+              <form method="post" action="/panel/security/two-factor/disable">
+                <Csrf token={p.csrf} />
+                <TextField name="code" label="Código atual (ou de recuperação) para desativar" value="" autocomplete="one-time-code" required maxlength={64} error={p.error} />
+                <button type="submit">Desativar verificação em duas etapas</button>
+              </form>
+            )}
+          </>
         ) : p.setup ? (
           <>
             <p>Escaneie o código QR com o aplicativo autenticador (ou digite a chave) e confirme com o código que ele mostrar.</p>

@@ -62,6 +62,11 @@ export function securityRoutes(router: Router, kit: PanelKit): void {
   );
 
   router.post(
+    "/panel/security/two-factor/disable",
+    securityPost("panel-disable-two-factor", (b) => ({ code: field(b, "code") }), async (req, res) => renderSecurity(req, res, { notice: "Verificação em duas etapas desativada." })),
+  );
+
+  router.post(
     "/panel/security/require-two-factor",
     securityPost("panel-set-two-factor-required", (b) => ({ required: field(b, "required") === "on" }), async (req, res) => renderSecurity(req, res, { notice: "Configuração salva." })),
   );

@@ -13,13 +13,56 @@ export interface TeamRow {
 
 const ROLE_ORDER: Member["role"][] = ["OWNER", "ADMIN", "DEVELOPER", "SUPPORT", "VIEWER"];
 
-export function teamPage(p: { member: Member; csrf: string; members: TeamRow[]; error?: string | null; email?: string; invited?: { url: string; email: string; expiresAt: string } | null }): string {
+/** Owners manage anyone but themself; admins anyone but themself and the owners. */
+function canManage(me: Member, row: TeamRow): boolean {
+  if (row.id === me.id) return false;
+  if (me.role === "OWNER") return true;
+  return me.role === "ADMIN" && row.role !== "OWNER";
+}
+
+/** Change the role, or remove (the checkbox is the confirmation, so it works without JavaScript). */
+function MemberForms({ member, row, csrf }: { member: Member; row: TeamRow; csrf: string }) {
+  const roles = ROLE_ORDER.filter((r) => r !== "OWNER" || member.role === "OWNER");
+  return (
+    <div class="member-actions">
+      <form method="post" action={`/panel/team/${encodeURIComponent(row.id)}/role`}>
+        <Csrf token={csrf} />
+        <label for={`role-${row.id}`}>Papel de {row.email}</label>
+        <select id={`role-${row.id}`} name="role">
+          {roles.map((r) => (
+            <option key={r} value={r} selected={r === row.role}>
+              {ROLE_NAMES[r]}
+            </option>
+          ))}
+        </select>
+        <button type="submit">Alterar papel</button>
+      </form>
+      <form method="post" action={`/panel/team/${encodeURIComponent(row.id)}/remove`}>
+        <Csrf token={csrf} />
+        <input type="checkbox" id={`confirm-${row.id}`} name="confirm" value="yes" required />
+        <label for={`confirm-${row.id}`}>Confirmo a remoção de {row.email} da equipe</label>
+        <button type="submit">Remover</button>
+      </form>
+    </div>
+  );
+}
+
+export function teamPage(p: {
+  member: Member;
+  csrf: string;
+  members: TeamRow[];
+  error?: string | null;
+  notice?: string | null;
+  email?: string;
+  invited?: { url: string; email: string; expiresAt: string } | null;
+}): string {
   const canInvite = p.member.role === "OWNER" || p.member.role === "ADMIN";
   return renderDocument(
     <PanelPage title="Equipe" member={p.member} csrf={p.csrf}>
       <div class="card">
         <h1>Equipe</h1>
-        {canInvite ? null : <ErrorSummary error={p.error} />}
+        {p.notice ? <p role="status">{p.notice}</p> : null}
+        {canInvite && p.email !== undefined ? null : <ErrorSummary error={p.error} />}
         <ul>
           {p.members.map((m) => (
             <li key={m.id}>
@@ -27,6 +70,7 @@ export function teamPage(p: { member: Member; csrf: string; members: TeamRow[]; 
               <p class="muted">
                 {ROLE_NAMES[m.role]} · duas etapas {m.twoFactorOn ? "ativa" : "desativada"} · {m.lastSignInAt ? `última entrada ${when(m.lastSignInAt)}` : "nunca entrou"}
               </p>
+              {canManage(p.member, m) ? <MemberForms member={p.member} row={m} csrf={p.csrf} /> : null}
             </li>
           ))}
         </ul>

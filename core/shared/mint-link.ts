@@ -1,8 +1,8 @@
 // A hosted /pay link: a random opaque token handed out once; only its SHA-256 is stored.
 import type { LinkKind, LinkStatus, Prisma } from "../../generated/prisma/client.ts";
-import { newId } from "../shared/ids.ts";
-import { randomBase62, sha256Hex } from "../shared/secrets.ts";
-import type { Tx } from "../shared/tx.ts";
+import { newId } from "./ids.ts";
+import { randomBase62, sha256Hex } from "./secrets.ts";
+import type { Tx } from "./tx.ts";
 
 export interface MintedLink {
   id: string;
