@@ -1,16 +1,13 @@
 // API keys and the audit log in Chromium: with JavaScript off the new key is in a readonly field (the
 // copy button stays hidden); with it on, our script shows the copy button (CSP 'self' kept). axe finds
 // no violation on the keys, revoke, roll, new-key and audit pages at 360 px and at desktop width.
-import { readFileSync } from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
+import { axeViolations, hasChromium, horizontalOverflow, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import { get } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { newMember } from "../helpers/panel.ts";
-
-const AXE = readFileSync(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
 
 describe.skipIf(!hasChromium)("API keys and audit in a browser", () => {
   const browser = useBrowser();
@@ -78,13 +75,8 @@ describe.skipIf(!hasChromium)("API keys and audit in a browser", () => {
       const page = await ctx.newPage();
       const violations: string[] = [];
       const check = async (name: string) => {
-        await page.evaluate(AXE);
-        const result = (await page.evaluate(async () => {
-          const r = await (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run(document);
-          return r.violations.map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-        })) as string[];
-        violations.push(...result.map((v) => `${name}: ${v}`));
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        violations.push(...(await axeViolations(page)).map((v) => `${name}: ${v.id} ${JSON.stringify(v.nodes)}`));
+        const overflow = await horizontalOverflow(page);
         if (overflow > 0) violations.push(`${name}: ${overflow}px horizontal overflow`);
       };
       await page.setContent('<!doctype html><html lang="pt-BR"><head><title>x</title></head><body><main><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body></html>', { waitUntil: "domcontentloaded" });
