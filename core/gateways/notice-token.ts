@@ -7,6 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { AppError } from "../shared/errors.ts";
 import type { GatewayAdapter } from "./adapter.ts";
+import { credentialHint } from "./credential-rules.ts";
 
 export const NOTICE_TOKEN_FIELD = "webhookToken";
 const SHAPE = /^[A-Za-z0-9_-]{32,200}$/;
@@ -40,4 +41,13 @@ export function noticeTokenMatches(given: string | null | undefined, expected: s
 export function noticeUrl(publicUrl: string, accountId: string, token: string | null): string {
   const base = `${publicUrl.replace(/\/+$/, "")}/gateways/${accountId}/webhooks`;
   return token ? `${base}?token=${encodeURIComponent(token)}` : base;
+}
+
+/** The notice URL with its token masked (wht_...abcd): what someone who may not register it sees. */
+export function maskNoticeUrl(url: string): string {
+  const parsed = new URL(url);
+  const token = parsed.searchParams.get("token");
+  if (!token) return url;
+  parsed.searchParams.set("token", credentialHint(token));
+  return parsed.toString();
 }

@@ -1,6 +1,6 @@
-// Operator: replaces a gateway account's credentials (a rotated or revoked provider key). The new ones
-// are checked live with the provider first, then sealed under the current key (so an update also moves
-// the account off an old key) and the hints follow.
+// Replaces a gateway account's credentials (a rotated or revoked provider key): the operator's call, or a
+// member's for their own tenant's account. The new ones are checked live with the provider first, then
+// sealed under the current key (so an update also moves the account off an old key) and the hints follow.
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import type { GatewayAccountRuntime } from "./create-gateway-account.ts";
@@ -13,29 +13,27 @@ export interface UpdateGatewayAccountCredentialsInput {
   /** gwa_ id. */
   id: string;
   credentials: unknown;
+  /** Only an account of this tenant (a member's call); another tenant's answers like an unknown id. */
+  tenantId?: string;
+  /** Fields left out keep their current values (the panel: add Stripe's signing secret without retyping the key). */
+  keepUnset?: boolean;
 }
 
 export async function updateGatewayAccountCredentials(runtime: GatewayAccountRuntime, input: UpdateGatewayAccountCredentialsInput) {
   const prisma = runtime.db.prisma;
-  const given = parseCredentials(input.credentials);
+  let given = parseCredentials(input.credentials);
   if (!isId("gatewayAccount", input.id)) throw notFound("gateway account");
-  const account = await prisma.gatewayAccount.findUnique({ where: { id: input.id } });
+  const account = await prisma.gatewayAccount.findFirst({ where: input.tenantId === undefined ? { id: input.id } : { id: input.id, tenantId: input.tenantId } });
   if (!account) throw notFound("gateway account");
   const sandbox = account.provider === "sandbox";
+  if (input.keepUnset && Object.keys(given).length) given = { ...(await currentCredentials(runtime, account)), ...given };
   if (!sandbox && !Object.keys(given).length) throw new AppError("invalid_argument", { error: `credentials: a ${account.provider} account needs its credentials` });
   const adapter = runtime.gateways.adapter(account.provider);
   // The notice URL's token survives a key rotation (the URL registered at the provider keeps working);
   // an account made before tokens existed gets its first one here.
   let credentials = given;
   if (takesNoticeToken(adapter)) {
-    const current = await runtime.gateways.credentials(account).then(
-      (c) => c.credentials[NOTICE_TOKEN_FIELD] ?? null,
-      (err: unknown) => {
-        if (err instanceof CredentialsUnavailable) return null;
-        throw err;
-      },
-    );
-    credentials = withNoticeToken(given, current);
+    credentials = withNoticeToken(given, (await currentCredentials(runtime, account))[NOTICE_TOKEN_FIELD] ?? null);
   }
   await verifyGatewayCredentials(adapter, { credentials, apiBaseUrl: account.apiBaseUrl }, runtime.wallClock.now());
 
@@ -46,4 +44,15 @@ export async function updateGatewayAccountCredentials(runtime: GatewayAccountRun
   });
   runtime.gateways.forgetCredentials(account.id);
   return updated;
+}
+
+/** The account's sealed credentials, or none when they cannot be opened (a key no longer held). */
+function currentCredentials(runtime: GatewayAccountRuntime, account: Parameters<GatewayAccountRuntime["gateways"]["credentials"]>[0]): Promise<Record<string, string>> {
+  return runtime.gateways.credentials(account).then(
+    (c) => c.credentials,
+    (err: unknown) => {
+      if (err instanceof CredentialsUnavailable) return {};
+      throw err;
+    },
+  );
 }

@@ -4,7 +4,9 @@ import { CredentialsVault } from "../../core/gateways/credentials-vault.ts";
 import type { GatewayProvider } from "../../core/gateways/capabilities.ts";
 import { getGatewayNoticeUrl } from "../../core/gateways/get-gateway-notice-url.ts";
 import { listGatewayAccounts } from "../../core/gateways/list-gateway-accounts.ts";
+import { maskNoticeUrl } from "../../core/gateways/notice-token.ts";
 import { builder } from "../builder.ts";
+import { grantsOf } from "../scopes.ts";
 
 export const GatewayProviderEnum = builder.enumType("GatewayProvider", {
   description: "The payment provider behind a gateway account.",
@@ -40,9 +42,13 @@ builder.prismaObject("GatewayAccount", {
       description:
         "The address to register at the provider for its notices (POST). For a provider that signs nothing (Pagar.me) it carries the account's " +
         "secret token (?token=…): notices without it are refused, so keep it secret. An account made before tokens shows its plain " +
-        "address (still heard) until its credentials are updated once. Null for sandbox.",
+        "address (still heard) until its credentials are updated once. Null for sandbox. A tenant caller who may not manage " +
+        "gateways (an API key, a panel member below developer) sees the token masked.",
       select: { id: true, tenantId: true, provider: true },
-      resolve: (a, _args, ctx) => getGatewayNoticeUrl(ctx.runtime, a),
+      resolve: async (a, _args, ctx) => {
+        const url = await getGatewayNoticeUrl(ctx.runtime, a);
+        return url && ctx.actor.kind === "tenant" && !grantsOf(ctx.actor).developer ? maskNoticeUrl(url) : url;
+      },
     }),
     apiBaseUrl: t.exposeString("apiBaseUrl", { nullable: true, description: "The provider's base URL replaced by a loopback one (tests); null = the provider's own." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation instant." }),

@@ -15,7 +15,8 @@ const OPERATOR_ONLY = [
   "inviteTenantUser", "updateTenantContacts", "updateTenantEmailSettings", "updateTenantProfile",
 ];
 /** The panel's own mutations (sign-in, a member's account): an API key hears insufficient_scope whatever the account mode. */
-const PANEL_ONLY = ["acceptInvitation", "inviteTeamMember", "requestPasswordReset", "resetPassword", "signIn", "confirmSignInCode", "signOut", "startTwoFactor", "enableTwoFactor", "setTwoFactorRequired", "disableTwoFactor", "changeMemberRole", "removeTeamMember"];
+const PANEL_ONLY = ["acceptInvitation", "inviteTeamMember", "requestPasswordReset", "resetPassword", "signIn", "confirmSignInCode", "signOut", "startTwoFactor", "enableTwoFactor", "setTwoFactorRequired", "disableTwoFactor", "changeMemberRole", "removeTeamMember",
+  "connectGateway", "updateGatewayCredentials", "setDefaultGateway", "updateOwnTenantProfile", "updateOwnTenantEmailSettings", "updateOwnTenantContacts"];
 /** Tenant mutations that change state: a read-only account's write key hears account_locked. */
 const LOCKED_WHEN_READ_ONLY = [
   "advanceClock", "simulatePixPayment", "simulateChargeback", "redeliverEvent", "chargeNow", "createPaymentMethodLink", "createRenewalLink",

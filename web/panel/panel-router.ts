@@ -9,8 +9,10 @@ import { createPanelKit, refusal, send, type PanelOptions } from "./panel-kit.ts
 import { messagePage } from "./panel-layout.tsx";
 import { apiKeyRoutes } from "./api-key-routes.ts";
 import { auditRoutes } from "./audit-routes.ts";
+import { gatewayRoutes } from "./gateway-routes.ts";
 import { homeRoutes } from "./home-routes.ts";
 import { securityRoutes } from "./security-routes.ts";
+import { settingsRoutes } from "./settings-routes.ts";
 import { signInRoutes } from "./sign-in-routes.ts";
 import { teamRoutes } from "./team-routes.ts";
 
@@ -61,6 +63,8 @@ export function panelRouter(opts: PanelOptions): Router {
   teamRoutes(router, kit);
   apiKeyRoutes(router, kit);
   auditRoutes(router, kit);
+  gatewayRoutes(router, kit);
+  settingsRoutes(router, kit);
 
   // Anything else that fails: a page, never a stack or JSON.
   router.use("/panel", ((err: unknown, _req: Request, res: Response, _next: NextFunction) => {

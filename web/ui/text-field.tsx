@@ -13,9 +13,9 @@ export interface TextFieldProps {
   value: string;
   /** The error shown under this field, if any. */
   error?: string | null;
-  type?: "text" | "email" | "tel" | "password";
+  type?: "text" | "email" | "tel" | "password" | "url";
   autocomplete?: string;
-  inputmode?: "numeric" | "tel" | "email";
+  inputmode?: "numeric" | "tel" | "email" | "url";
   placeholder?: string;
   maxlength?: number;
   required?: boolean;
@@ -30,7 +30,7 @@ export function TextField(p: TextFieldProps) {
       <input
         id={id}
         name={p.name}
-        // Preact types <input> per `type`; these three text-like types take the same attributes.
+        // Preact types <input> per `type`; these text-like types take the same attributes.
         type={(p.type ?? "text") as "text"}
         value={p.value}
         autocomplete={p.autocomplete}

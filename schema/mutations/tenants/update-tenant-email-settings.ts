@@ -3,7 +3,7 @@ import { updateTenantEmailSettings } from "../../../core/tenants/update-tenant-e
 import { builder } from "../../builder.ts";
 import { TenantEmailSettingsRef } from "../../types/tenant-email-settings.ts";
 
-const TenantEmailSettingsInput = builder.inputType("TenantEmailSettingsInput", {
+export const TenantEmailSettingsInput = builder.inputType("TenantEmailSettingsInput", {
   description: "A field left out stays as it is.",
   fields: (t) => ({
     senderName: t.string({ required: false, description: "Display name of the sender (at most 100 characters); empty: the tenant's name." }),

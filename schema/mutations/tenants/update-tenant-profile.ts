@@ -3,7 +3,7 @@ import { updateTenantProfile } from "../../../core/tenants/update-tenant-profile
 import { formatCnpj } from "../../../core/tenants/tenant-profile.rules.ts";
 import { builder } from "../../builder.ts";
 
-const TenantProfileInput = builder.inputType("TenantProfileInput", {
+export const TenantProfileInput = builder.inputType("TenantProfileInput", {
   description: "The whole profile: a field left out or empty is cleared.",
   fields: (t) => ({
     legalName: t.string({ required: false, description: "Razão social." }),
