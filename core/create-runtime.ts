@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Db } from "../prisma/client.ts";
 import { KeyCache } from "./auth/key-cache.ts";
 import { EntitlementsCache } from "./entitlements/entitlements-cache.ts";
+import { KeyUsage } from "./auth/key-usage.ts";
 import { rekeyCampaignLinks } from "./campaigns/rekey-campaign-links.ts";
 import { CredentialsVault, loadCredentialKeys } from "./gateways/credentials-vault.ts";
 import { rekeyGatewayCredentials } from "./gateways/rekey-gateway-credentials.ts";
@@ -27,5 +28,5 @@ export async function createRuntime(db: Db, logger: Logger, config: RuntimeConfi
   // Credentials sealed under an older key are sealed again under the current one (key rotation).
   await rekeyGatewayCredentials(db.prisma, gateways.vault, logger);
   await rekeyTotpSecrets(db.prisma, gateways.vault, logger);
-  return { db, keyCache, entitlements, logger, config, secrets, wallClock, gateways, leases: leasesFromEnv() };
+  return { db, keyCache, keyUsage: new KeyUsage(db.prisma, logger), entitlements, logger, config, secrets, wallClock, gateways, leases: leasesFromEnv() };
 }

@@ -5,6 +5,7 @@ import type { Db } from "../prisma/client.ts";
 import type { KeyCache } from "./auth/key-cache.ts";
 import type { EntitlementsCache } from "./entitlements/entitlements-cache.ts";
 import type { EntitlementsAnswer } from "./entitlements/get-entitlements.ts";
+import type { KeyUsage } from "./auth/key-usage.ts";
 import type { Gateways } from "./gateways/registry.ts";
 import type { CredentialKeyRing } from "./gateways/credentials-vault.ts";
 import type { Clock } from "./shared/clock.ts";
@@ -25,6 +26,8 @@ export interface Runtime {
   keyCache: KeyCache;
   /** GET /v1/entitlements answers, dropped by the notifications of the transactions that change them. */
   entitlements: EntitlementsCache<EntitlementsAnswer>;
+  /** API keys' "last used", noted in memory and written in batches (key-usage.ts). */
+  keyUsage: KeyUsage;
   logger: Logger;
   config: RuntimeConfig;
   /** Random service keys from the database (service_secrets), loaded once. Never logged. */

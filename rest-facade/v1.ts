@@ -55,8 +55,8 @@ function forwardHeaders(req: Request): Record<string, string> {
   const headers: Record<string, string> = {
     authorization: req.get("authorization") ?? "",
     "x-request-id": String(req.id ?? ""),
-    // The socket's address (`trust proxy` is off): the core believes it only from the facade.
-    [FACADE_CLIENT_ADDRESS_HEADER]: req.socket.remoteAddress ?? "",
+    // The socket's address, or a trusted proxy's X-Forwarded-For (TRUST_PROXY): the core believes it only from the facade.
+    [FACADE_CLIENT_ADDRESS_HEADER]: req.ip ?? req.socket.remoteAddress ?? "",
   };
   // Idempotency-Key belongs to POST (service-contract §6); on a GET it means nothing.
   const key = req.method === "POST" ? req.get("idempotency-key") : undefined;

@@ -9,7 +9,8 @@ import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import { AppError } from "../core/shared/errors.ts";
 import type { Context } from "./context.ts";
-import { firstFailedScope, grantsOf, isMember, readOnlyAccountsPlugin, ROLE_SCOPES } from "./scopes.ts";
+import { auditTrailPlugin } from "./audit-trail.ts";
+import { failedScopes, grantsOf, isMember, readOnlyAccountsPlugin, ROLE_SCOPES } from "./scopes.ts";
 
 export interface Scopes {
   /** The service operator (ADMIN_TOKEN). */
@@ -43,7 +44,8 @@ export const builder = new SchemaBuilder<{
 }>({
   defaultFieldNullability: false,
   // readOnlyAccounts after scopeAuth: the read-only rule of every mutation runs after the field's scopes.
-  plugins: [ErrorsPlugin, ScopeAuthPlugin, readOnlyAccountsPlugin, PrismaPlugin, RelayPlugin, ValidationPlugin],
+  // auditTrail then records each mutation that succeeded (audit-trail.ts).
+  plugins: [ErrorsPlugin, ScopeAuthPlugin, readOnlyAccountsPlugin, auditTrailPlugin, PrismaPlugin, RelayPlugin, ValidationPlugin],
   errors: { defaultTypes: [] },
   relay: {
     cursorType: "String",
@@ -77,9 +79,10 @@ export const builder = new SchemaBuilder<{
   scopeAuth: {
     authScopes: (ctx) => grantsOf(ctx.actor),
     unauthorizedError: (_parent, ctx, _info, result) => {
-      const scope = firstFailedScope(result.failure);
-      if (scope === "operator") return new AppError("operator_only");
-      if (scope && ROLE_SCOPES.has(scope) && isMember(ctx.actor)) return new AppError("role_forbidden");
+      const scopes = failedScopes(result.failure);
+      // A member refused a field open to the operator or to some roles hears about their role.
+      if (isMember(ctx.actor) && scopes.some((s) => ROLE_SCOPES.has(s))) return new AppError("role_forbidden");
+      if (scopes[0] === "operator") return new AppError("operator_only");
       return new AppError("insufficient_scope");
     },
   },

@@ -42,4 +42,6 @@ export interface Context {
   /** The caller tenant's clock (wall clock for the operator). */
   clock: Clock;
   requestId: string;
+  /** The client's address as the entry gate believed it (the socket's, the panel's or the trusted facade's). */
+  address: string;
 }

@@ -55,6 +55,11 @@ function failedScope(map: ScopeMap, have: Scopes, all = false): string | null {
   return all ? null : first;
 }
 
+/** Every scope a map names, nested ones included. */
+function scopeNames(map: ScopeMap): string[] {
+  return Object.entries(map).flatMap(([name, wanted]) => (name === "$any" || name === "$all" ? scopeNames(wanted as ScopeMap) : [name]));
+}
+
 /** The declared scopes of a field: a plain scope map on every root field (a test keeps it so). */
 export function declaredScopes(field: GraphQLField<unknown, unknown>): ScopeMap | null | "unknown" {
   const scopes = (field.extensions as { pothosOptions?: { authScopes?: unknown } } | undefined)?.pothosOptions?.authScopes;
@@ -76,8 +81,9 @@ export function rootFieldRefusal(schema: GraphQLSchema, document: DocumentNode, 
     // A scope this check cannot read is refused rather than guessed (a test keeps every root field readable).
     if (scopes === "unknown") return new AppError("insufficient_scope");
     const failed = scopes ? failedScope(scopes, have) : null;
+    // As builder.ts: a member refused a field that some roles may use hears role_forbidden.
+    if (failed && isMember(actor) && scopeNames(scopes!).some((s) => ROLE_SCOPES.has(s) && !have[s as keyof Scopes])) return new AppError("role_forbidden");
     if (failed === "operator") return new AppError("operator_only");
-    if (failed && ROLE_SCOPES.has(failed) && isMember(actor)) return new AppError("role_forbidden");
     if (failed) return new AppError("insufficient_scope");
     if (op.operation === "mutation" && actor.kind === "tenant" && actor.readOnly && !ALLOWED_WHEN_READ_ONLY.has(name) && !MEMBER_SELF_SERVICE.has(name)) return new AppError("account_locked");
   }

@@ -27,6 +27,7 @@ import "./types/referral.ts";
 import "./types/renewal-campaign.ts";
 import "./types/email.ts";
 import "./types/team.ts";
+import "./types/audit-entry.ts";
 import "./mutations/tenants.ts";
 import "./mutations/tenants/update-tenant-email-settings.ts";
 import "./mutations/tenants/update-tenant-contacts.ts";

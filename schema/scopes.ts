@@ -36,10 +36,11 @@ export const isMember = (actor: Actor): boolean => actor.kind === "tenant" && !!
 /** A member's own sign-out and two-factor set-up stay open in a read-only account. */
 export const MEMBER_SELF_SERVICE: ReadonlySet<string> = new Set(["signOut", "startTwoFactor", "enableTwoFactor", "disableTwoFactor"]);
 
-export function firstFailedScope(failure: AuthFailure): string | undefined {
-  if (failure.kind === "AuthScope") return failure.scope;
-  if ("failures" in failure) return failure.failures.map(firstFailedScope).find((s): s is string => !!s);
-  return undefined;
+/** Every scope a refusal names, in order: `{ operator, developer }` failed by a member names both. */
+export function failedScopes(failure: AuthFailure): string[] {
+  if (failure.kind === "AuthScope") return [failure.scope];
+  if ("failures" in failure) return failure.failures.flatMap(failedScopes);
+  return [];
 }
 
 /** Mutations that only read (a secret shown on demand is a mutation so the audit log records it). */

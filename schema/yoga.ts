@@ -130,9 +130,9 @@ export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga
     context: async ({ request }): Promise<Context> => {
       const state = gateStateOf(request);
       if (!state) throw gateError(new AppError("unauthorized")); // the gate admits every request first
-      const { auth, requestId } = state;
-      if (auth.kind === "operator") return { runtime, db: runtime.db, actor: { kind: "operator" }, clock: runtime.wallClock, requestId };
-      if (auth.kind === "panel") return { runtime, db: runtime.db, actor: { kind: "panel", client: state.panel ?? { address: "", userAgent: "" } }, clock: runtime.wallClock, requestId };
+      const { auth, requestId, address } = state;
+      if (auth.kind === "operator") return { runtime, db: runtime.db, actor: { kind: "operator" }, clock: runtime.wallClock, requestId, address };
+      if (auth.kind === "panel") return { runtime, db: runtime.db, actor: { kind: "panel", client: state.panel ?? { address: "", userAgent: "" } }, clock: runtime.wallClock, requestId, address };
       if (auth.kind === "user") {
         const { principal } = auth;
         const actor: Actor = {
@@ -153,7 +153,7 @@ export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga
           mode: principal.tenant.mode,
           clockAt: principal.tenant.clockAt,
         };
-        return { runtime, db: runtime.db, actor, clock: tenantClock(principal.tenant, runtime.wallClock), requestId };
+        return { runtime, db: runtime.db, actor, clock: tenantClock(principal.tenant, runtime.wallClock), requestId, address };
       }
       const actor: Actor = {
         kind: "tenant",
@@ -164,7 +164,7 @@ export function createGraphQL(runtime: Runtime, opts: GraphQLOptions = {}): Yoga
         mode: auth.tenant.mode,
         clockAt: auth.tenant.clockAt,
       };
-      return { runtime, db: runtime.db, actor, clock: tenantClock(auth.tenant, runtime.wallClock), requestId };
+      return { runtime, db: runtime.db, actor, clock: tenantClock(auth.tenant, runtime.wallClock), requestId, address };
     },
   });
   return yoga;

@@ -6,6 +6,7 @@ import express, { type Express } from "express";
 import type { Logger } from "pino";
 import { AppError } from "../core/shared/errors.ts";
 import { errorHandler } from "../http/error-map.ts";
+import { trustProxyFromEnv } from "../http/trust-proxy.ts";
 import type { CoreClient } from "../rest-facade/core-client.ts";
 import { docsRouter } from "../rest-facade/openapi/docs.ts";
 import { v1Router } from "../rest-facade/v1.ts";
@@ -19,7 +20,8 @@ import { metrics, requestLogging } from "./observability.ts";
 export function baseApp(logger: Logger, opts: { metricsToken?: string } = {}): Express {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", false);
+  // The client address is the socket's unless TRUST_PROXY names the proxies in front (http/trust-proxy.ts).
+  app.set("trust proxy", trustProxyFromEnv());
   // Answers are live state (entitlements, balances): never a 304 against a client's cached copy (not
   // even for `If-None-Match: *`, which Express would honour without any ETag), and no SHA-1 of every
   // body to offer one.

@@ -34,6 +34,9 @@ export async function authenticate(runtime: Runtime, header: string | null | und
     runtime.keyCache.set(hash, record, nowMs, generation);
   }
   if (!record || record.revoked || record.tenant.suspended) throw new AppError("unauthorized");
+  // A rolled key's overlap ends on the wall clock (transport time, like sessions), never a sandbox clock.
+  if (record.expiresAt && record.expiresAt.getTime() <= nowMs) throw new AppError("unauthorized");
+  runtime.keyUsage.touch(record.keyId, nowMs);
   return { kind: "tenant", ...record };
 }
 
@@ -45,9 +48,10 @@ async function loadKey(runtime: Runtime, hash: string): Promise<KeyRecord | null
       tenantId: true,
       scope: true,
       revokedAt: true,
+      expiresAt: true,
       tenant: { select: { mode: true, readOnly: true, suspended: true, clockAt: true, readRateLimit: true, writeRateLimit: true } },
     },
   });
   if (!key) return null;
-  return { keyId: key.id, tenantId: key.tenantId, scope: key.scope, revoked: !!key.revokedAt, tenant: key.tenant };
+  return { keyId: key.id, tenantId: key.tenantId, scope: key.scope, revoked: !!key.revokedAt, expiresAt: key.expiresAt, tenant: key.tenant };
 }

@@ -11,6 +11,8 @@ export interface KeyRecord {
   tenantId: string;
   scope: "READ" | "WRITE";
   revoked: boolean;
+  /** Set on a rolled key: refused from this wall-clock instant. */
+  expiresAt: Date | null;
   tenant: {
     mode: "LIVE" | "SANDBOX";
     readOnly: boolean;

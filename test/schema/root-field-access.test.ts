@@ -29,7 +29,8 @@ describe("root field access, decided up front", () => {
         expect(refusal("mutation", field.name, tenant("WRITE")), field.name).toBe("insufficient_scope");
         continue;
       }
-      const operatorOnly = Object.keys(scopes).length === 1 && scopes.operator === true;
+      // The operator's, or also a member's whose role allows it (the key mutations): a key hears operator_only.
+      const operatorOnly = scopes.operator === true && Object.keys(scopes).every((s) => s === "operator" || ["owner", "teamAdmin", "developer"].includes(s));
       expect(refusal("mutation", field.name, { kind: "operator" }), field.name).toBeNull();
       expect(refusal("mutation", field.name, tenant("READ")), field.name).toBe(operatorOnly ? "operator_only" : "insufficient_scope");
       expect(refusal("mutation", field.name, tenant("WRITE")), field.name).toBe(operatorOnly ? "operator_only" : null);
@@ -37,6 +38,9 @@ describe("root field access, decided up front", () => {
       expect(locked, field.name).toBe(operatorOnly ? "operator_only" : ALLOWED_WHEN_READ_ONLY.has(field.name) ? null : "account_locked");
     }
     expect(refusal("mutation", "__typename", tenant("READ", true))).toBeNull();
+    // A viewer in the panel, refused a key mutation open to the operator and developers, hears about their role.
+    const viewer: Actor = { ...(tenant("READ") as Extract<Actor, { kind: "tenant" }>), keyId: "", user: { id: "usr_x", sessionId: "pss_x", email: "v@example.com", role: "VIEWER", twoFactorOn: false, owesTwoFactor: false, client: { address: "", userAgent: "" } } };
+    expect(refusal("mutation", "createApiKey", viewer)).toBe("role_forbidden");
     expect(refusal("query", "viewer", tenant("READ", true))).toBeNull();
   });
 });

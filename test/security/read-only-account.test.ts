@@ -9,7 +9,7 @@ import { newTenant, type TestTenant } from "../helpers/tenant.ts";
 
 /** Operator mutations: a tenant key hears operator_only whatever the account mode. */
 const OPERATOR_ONLY = [
-  "createTenant", "createApiKey", "revokeApiKey", "setTenantRateLimits", "setTenantReadOnly", "setTenantSuspended", "setRenewalsPaused",
+  "createTenant", "createApiKey", "revokeApiKey", "rollApiKey", "setTenantRateLimits", "setTenantReadOnly", "setTenantSuspended", "setRenewalsPaused",
   "createWebhookEndpoint", "rotateWebhookSecret", "createProduct", "createPlan", "updatePlanEntitlements", "createGatewayAccount",
   "updateGatewayAccountCredentials", "setDefaultGatewayAccount", "createOffer", "createOneTimeOffer", "createCoupon", "createReferralProgram", "createRenewalCampaign", "setRenewalCampaignActive",
   "inviteTenantUser", "updateTenantContacts", "updateTenantEmailSettings", "updateTenantProfile", "setTenantMode",

@@ -75,7 +75,7 @@ export function createPanelKit(opts: PanelOptions): PanelKit {
     }
     return text;
   };
-  const client = (req: Request): PanelClient => ({ address: req.socket.remoteAddress ?? "", userAgent: req.get("user-agent") ?? "" });
+  const client = (req: Request): PanelClient => ({ address: req.ip ?? req.socket.remoteAddress ?? "", userAgent: req.get("user-agent") ?? "" });
   const call = <T>(req: Request, op: string, variables: Record<string, unknown>, token?: string): Promise<T> =>
     core.request<T>(doc(op), variables, token ? { authorization: `Bearer ${token}` } : {}, { panel: client(req) });
 

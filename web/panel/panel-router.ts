@@ -7,6 +7,8 @@ import helmet from "helmet";
 import { csrfMatches, PRE_COOKIE, readCookie, SESSION_COOKIE } from "./panel-cookies.ts";
 import { createPanelKit, refusal, send, type PanelOptions } from "./panel-kit.ts";
 import { messagePage } from "./panel-layout.tsx";
+import { apiKeyRoutes } from "./api-key-routes.ts";
+import { auditRoutes } from "./audit-routes.ts";
 import { gatewayRoutes } from "./gateway-routes.ts";
 import { homeRoutes } from "./home-routes.ts";
 import { securityRoutes } from "./security-routes.ts";
@@ -60,6 +62,8 @@ export function panelRouter(opts: PanelOptions): Router {
   signInRoutes(router, kit, opts);
   securityRoutes(router, kit);
   teamRoutes(router, kit);
+  apiKeyRoutes(router, kit);
+  auditRoutes(router, kit);
   gatewayRoutes(router, kit);
   settingsRoutes(router, kit);
   webhookRoutes(router, kit);

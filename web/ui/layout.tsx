@@ -20,7 +20,7 @@ h2{font-size:1.05rem;margin:0 0 .75rem}
 .price small{font-size:1rem;font-weight:400;color:#5b6475}
 .badge{display:inline-block;background:#fff4d6;color:#7a5300;border-radius:6px;padding:.1rem .5rem;font-size:.8rem}
 label{display:block;font-weight:600;margin:.85rem 0 .25rem}
-input[type=text],input[type=email],input[type=tel],input[type=password],input[type=url],input[type=number],input[type=datetime-local],select,textarea{display:block;width:100%;max-width:100%;font:inherit;padding:.65rem .75rem;border:1px solid #c4cad6;border-radius:8px;background:#fff}
+input[type=text],input[type=email],input[type=tel],input[type=password],input[type=url],input[type=number],input[type=datetime-local],input[type=date],select,textarea{display:block;width:100%;max-width:100%;font:inherit;padding:.65rem .75rem;border:1px solid #c4cad6;border-radius:8px;background:#fff}
 input[aria-invalid=true]{border-color:#c62828}
 fieldset{border:0;padding:0;margin:1rem 0 0;min-width:0}
 legend{font-weight:700;padding:0}
@@ -29,6 +29,8 @@ legend{font-weight:700;padding:0}
 .choice{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.4rem 0}
 .err{color:#c62828;font-size:.9rem;margin:.25rem 0 0}
 .alert{background:#fdecea;color:#8e1c1c;border-radius:8px;padding:.75rem;margin:0 0 1rem}
+[hidden]{display:none!important}
+code{overflow-wrap:anywhere}
 button{display:block;width:100%;min-height:2.75rem;margin-top:1.25rem;padding:.85rem;font:inherit;font-weight:700;color:#fff;background:#1f5eff;border:0;border-radius:8px}
 form:has(input[name=method][value=pix]:checked) .card-fields{display:none}
 textarea{word-break:break-all;resize:none}
