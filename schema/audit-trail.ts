@@ -1,7 +1,7 @@
 // The audit log of every write: a builder plugin wraps each Mutation field and, once its resolver
 // succeeded, records who (member, API key or operator), what (the field's name), on which record (the
 // result's id, else the id argument) and from where (the address the entry gate believed). Use cases run
-// their own transactions, so the line is written right after the change commits (decision 0040).
+// their own transactions, so the line is written right after the change commits (decision 0041).
 // Sign-in steps before a member is known (the `panel` actor) are not tenant writes and are not logged.
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
 import type { GraphQLFieldResolver } from "graphql";
