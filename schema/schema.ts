@@ -28,6 +28,7 @@ import "./types/renewal-campaign.ts";
 import "./types/email.ts";
 import "./types/team.ts";
 import "./types/audit-entry.ts";
+import "./types/attention.ts";
 import "./mutations/tenants.ts";
 import "./mutations/tenants/update-tenant-email-settings.ts";
 import "./mutations/tenants/update-tenant-contacts.ts";

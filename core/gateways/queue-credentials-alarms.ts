@@ -1,5 +1,6 @@
-// The vendor's alarm for a gateway account whose credentials the provider refuses (its 401): an
-// e-mail to the tenant's contact addresses, queued in the transaction that logs the refused call.
+// The vendor's alarm for a gateway account whose credentials the provider refuses (its 401): the
+// account marked refused, and an e-mail to the tenant's contact addresses, both in the transaction that
+// logs the refused call.
 // At most one per account per day (the source key), however many calls are refused that day.
 import { dailyAlarmKey } from "../emails/alarm-key.ts";
 import { queueEmails, type QueuedEmail } from "../emails/queue-email.ts";
@@ -24,6 +25,10 @@ export async function queueCredentialsAlarms(tx: Tx, events: GatewayEventInput[]
       })
     ).map((a) => [a.id, a]),
   );
+  // The account shows the refusal (the panel's home page) until its credentials are replaced.
+  for (const e of refused) {
+    await tx.gatewayAccount.updateMany({ where: { id: e.gatewayAccountId!, tenantId: e.tenantId }, data: { credentialsRefusedAt: e.at } });
+  }
   const emails = new Map<string, QueuedEmail>();
   for (const e of refused) {
     const account = accounts.get(e.gatewayAccountId!);

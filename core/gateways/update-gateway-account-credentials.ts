@@ -40,7 +40,7 @@ export async function updateGatewayAccountCredentials(runtime: GatewayAccountRun
   const sealed = Object.keys(credentials).length ? runtime.gateways.vault.seal(account.id, credentials) : null;
   const updated = await prisma.gatewayAccount.update({
     where: { id: account.id },
-    data: { credentialsCiphertext: sealed, credentialHints: credentialHints(credentials), credentialsUpdatedAt: runtime.wallClock.now() },
+    data: { credentialsCiphertext: sealed, credentialHints: credentialHints(credentials), credentialsUpdatedAt: runtime.wallClock.now(), credentialsRefusedAt: null },
   });
   runtime.gateways.forgetCredentials(account.id);
   return updated;

@@ -37,6 +37,11 @@ builder.prismaObject("GatewayAccount", {
       resolve: (a) => (a.credentialsCiphertext ? CredentialsVault.keyIdOf(a.credentialsCiphertext) : null),
     }),
     credentialsUpdatedAt: t.expose("credentialsUpdatedAt", { type: "DateTime", nullable: true, description: "When the credentials were last set." }),
+    credentialsRefusedAt: t.expose("credentialsRefusedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When the provider last refused these credentials (its 401); null once new credentials are set.",
+    }),
     webhookUrl: t.string({
       nullable: true,
       description:

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "gateway_accounts" ADD COLUMN     "credentials_refused_at" TIMESTAMP(3);
+
