@@ -1,15 +1,17 @@
 // The panel in a real browser (Chromium through playwright-core), JavaScript off: an invited member
 // sets a password, signs in, turns on two-factor, signs out and signs in again with a code. Then axe
 // checks every panel page at 360 px and at desktop width.
-import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
+import { axeViolations, hasChromium, horizontalOverflow, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { invite, PASSWORD, totpNow, uniqueEmail } from "../helpers/panel.ts";
 
-const AXE = readFileSync(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
+/** With SAVE_SCREENSHOTS=1 the walk also writes docs/screenshots/panel-<page>-<width>.png, the README's pictures. */
+const SHOTS = process.env.SAVE_SCREENSHOTS ? join(import.meta.dirname, "../../docs/screenshots") : null;
+const PICTURED = new Set(["login", "team", "api-keys", "webhooks", "gateways", "settings", "audit", "home after the tour"]);
 
 describe.skipIf(!hasChromium)("the panel in a browser", () => {
   const browser = useBrowser();
@@ -78,14 +80,10 @@ describe.skipIf(!hasChromium)("the panel in a browser", () => {
       const page = await ctx.newPage();
       const violations: string[] = [];
       const check = async (name: string) => {
-        await page.evaluate(AXE);
-        const result = (await page.evaluate(async () => {
-          const r = await (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run(document);
-          return r.violations.map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-        })) as string[];
-        violations.push(...result.map((v) => `${name}: ${v}`));
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        violations.push(...(await axeViolations(page)).map((v) => `${name}: ${v.id} ${JSON.stringify(v.nodes)}`));
+        const overflow = await horizontalOverflow(page);
         if (overflow > 0) violations.push(`${name}: ${overflow}px horizontal overflow`);
+        if (SHOTS && PICTURED.has(name)) await page.screenshot({ path: join(SHOTS, `panel-${name.replace(/\W+/g, "-")}-${width}.png`), fullPage: true });
       };
       // axe sees a violation where there is one (an image without alt text): the checks below are real.
       await page.setContent('<!doctype html><html lang="pt-BR"><head><title>x</title></head><body><main><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body></html>', { waitUntil: "domcontentloaded" });
@@ -126,6 +124,12 @@ describe.skipIf(!hasChromium)("the panel in a browser", () => {
       await page.fill('[name="code"]', totpNow(secret));
       await submitAndLoad(page, () => page.click('button:has-text("Confirmar")'));
       await check("recovery codes");
+      for (const section of ["api-keys", "webhooks", "gateways", "settings", "audit"]) {
+        await page.goto(`${baseUrl}/panel/${section}`);
+        await check(section);
+      }
+      await page.goto(`${baseUrl}/panel/`);
+      await check("home after the tour");
       await page.goto(`${baseUrl}${path}`);
       await check("used invitation");
       expect(violations).toEqual([]);
