@@ -206,7 +206,7 @@ describe("the Pix page", () => {
     const t = await withProfile();
     const page = await checkoutPage(t.monthlyOfferId, PIX);
     expect(page.status).toBe(201);
-    expect(page.text).toContain("R$ 49,90");
+    expect(page.text).toContain("R$\u00a049,90"); // Intl pt-BR: a no-break space after R$
     expect(page.text).toContain("Recebedor: Loja Exemplo Comércio Digital de Software Ltda.");
     expect(page.text).toContain("Válido até");
     expect(page.text).toContain('id="pix-copy"');
@@ -236,7 +236,7 @@ describe("the Pix page", () => {
     const result = await call("GET", resultUrl);
     expect(result.status).toBe(200);
     expect(result.text).toContain("Pagamento confirmado");
-    expect(result.text).toContain("Recebemos seu Pix de R$ 49,90.");
+    expect(result.text).toContain("Recebemos seu Pix de R$\u00a049,90.");
     expectFooter(result.text);
   });
 
