@@ -131,8 +131,10 @@ async function startService(name: string, root: string | undefined): Promise<{ c
   let db: Db | undefined;
   try {
     child = await startChildService({ databaseUrl: scratch.url, role: "all", root });
-    // The service applied its own migrations; this process only adds rows.
-    db = await openDb({ url: scratch.url, poolSize: 2, migrate: false });
+    // The service applied its own migrations; this process only adds rows. An older checkout's schema
+    // lacks this checkout's newer columns, which the seeding's client selects: add them (additive only;
+    // the old service never reads them).
+    db = await openDb({ url: scratch.url, poolSize: 2, migrate: !!root });
     const t = await seedEntitlements(db);
     await db.close();
     db = undefined;
