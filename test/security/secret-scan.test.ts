@@ -275,13 +275,21 @@ describe("secret scan after 1,000 checkouts", () => {
       expect(lines.length).toBeGreaterThan(CHECKOUTS);
       expect(receiver.requests.length).toBeGreaterThan(0);
     } finally {
-      await delivery.stop();
-      await receiver.stop();
+      // Each clean-up step is bounded and named: once, in a full PostgreSQL run, clean-up after a clean
+      // scan held the test until its 600 s timeout, and which step held it was not known.
+      const step = async (what: string, work: () => Promise<unknown>) => {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), 30_000)));
+        if ((await Promise.race([work(), late])) === "late") console.warn(`secret scan clean-up: ${what} still running after 30 s; moving on`);
+        clearTimeout(timer);
+      };
+      await step("webhook delivery stop", () => delivery.stop());
+      await step("receiver stop", () => receiver.stop());
       server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-      await db.close();
+      await step("server close", () => new Promise((r) => server.close(r)));
+      await step("db close", () => db.close());
       // Pool clients finish ending after close() resolves; a forced drop would kill them mid-goodbye.
-      if (scratch) await new Promise((r) => setTimeout(r, 1_000)).then(() => scratch.drop());
+      if (scratch) await step("scratch drop", () => new Promise((r) => setTimeout(r, 1_000)).then(() => scratch.drop()));
     }
   });
 });
