@@ -2,6 +2,7 @@
 // notifications that the changing transaction itself queues, so plan edits still show at once), else
 // one SQL round trip: customer, live subscriptions and the current plan catalogue, through `db.read`,
 // past Prisma's per-query compiler.
+import type { Clock } from "../shared/clock.ts";
 import type { Db } from "../../prisma/client.ts";
 import { AppError } from "../shared/errors.ts";
 import { mergeEntitlements, type Entitlements } from "./merge-entitlements.ts";
@@ -50,17 +51,18 @@ export interface EntitlementsAnswer {
   mergedEntitlements: Entitlements;
 }
 
-/** `cache`: the instance's; `nowMs`: wall-clock milliseconds, for the cache's own expiry only. */
-export async function getEntitlements(db: Pick<Db, "read">, input: GetEntitlementsInput, cache?: EntitlementsCache<EntitlementsAnswer>, nowMs = Date.now()): Promise<EntitlementsAnswer> {
+/** `cache`: the instance's, with the wall clock that times its own expiry (never a rule's time). */
+export async function getEntitlements(db: Pick<Db, "read">, input: GetEntitlementsInput, cache?: { entries: EntitlementsCache<EntitlementsAnswer>; wallClock: Clock }): Promise<EntitlementsAnswer> {
   const byExternalId = input.externalId != null && input.externalId !== "";
   if (!byExternalId && (input.email == null || input.email === "")) throw new AppError("missing_customer_key");
   if (!cache) return readEntitlements(db, input.tenantId, byExternalId, byExternalId ? input.externalId! : input.email!);
   const key = byExternalId ? `x:${input.externalId}` : `e:${input.email}`;
-  const hit = cache.get(input.tenantId, key, nowMs);
+  const nowMs = cache.wallClock.now().getTime();
+  const hit = cache.entries.get(input.tenantId, key, nowMs);
   if (hit) return hit;
-  const generation = cache.generation(input.tenantId);
+  const generation = cache.entries.generation(input.tenantId);
   const answer = await readEntitlements(db, input.tenantId, byExternalId, byExternalId ? input.externalId! : input.email!);
-  cache.set(input.tenantId, key, answer.customerId, answer, nowMs, generation);
+  cache.entries.set(input.tenantId, key, answer.customerId, answer, nowMs, generation);
   return answer;
 }
 

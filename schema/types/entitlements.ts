@@ -41,6 +41,6 @@ builder.queryFields((t) => ({
       tenantId: t.arg.id({ required: false, description: "Operator only: the tenant to read." }),
     },
     resolve: (_root, args, ctx) =>
-      getEntitlements(ctx.db, { tenantId: tenantIdFor(ctx, args.tenantId), externalId: args.externalId, email: args.email }, ctx.runtime.entitlements, ctx.runtime.wallClock.now().getTime()),
+      getEntitlements(ctx.db, { tenantId: tenantIdFor(ctx, args.tenantId), externalId: args.externalId, email: args.email }, { entries: ctx.runtime.entitlements, wallClock: ctx.runtime.wallClock }),
   }),
 }));

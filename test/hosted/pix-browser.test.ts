@@ -1,15 +1,13 @@
 // A real browser on the Pix page: the copy button copies the code, the page follows a sandbox payment
 // by itself to the result page, and axe finds no violation on the checkout and Pix pages at 360 px and
 // at desktop width.
-import { readFileSync } from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
+import { axeViolations, hasChromium, horizontalOverflow, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import { op } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant, type TestTenant } from "../helpers/tenant.ts";
 
-const AXE = readFileSync(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
 
 const PROFILE = {
   legalName: "Loja Exemplo Ltda.",
@@ -71,13 +69,8 @@ describe.skipIf(!hasChromium)("the Pix page in a browser", () => {
       const page = await ctx.newPage();
       const violations: string[] = [];
       const check = async (name: string) => {
-        await page.evaluate(AXE);
-        const result = (await page.evaluate(async () => {
-          const r = await (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run(document);
-          return r.violations.map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-        })) as string[];
-        violations.push(...result.map((v) => `${name}: ${v}`));
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        violations.push(...(await axeViolations(page)).map((v) => `${name}: ${v.id} ${JSON.stringify(v.nodes)}`));
+        const overflow = await horizontalOverflow(page);
         if (overflow > 0) violations.push(`${name}: ${overflow}px horizontal overflow`);
       };
       // axe sees a violation where there is one: the checks below are real.

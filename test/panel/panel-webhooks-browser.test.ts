@@ -2,17 +2,15 @@
 // shows the secret, sends a test event and a local receiver verifies it with that secret. Then axe
 // checks every webhooks page at 360 px and at desktop width (no violation, no sideways scroll).
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { readFileSync } from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { advanceClock } from "../helpers/billing.ts";
-import { hasChromium, submitAndLoad, useBrowser } from "../helpers/browser.ts";
+import { axeViolations, hasChromium, horizontalOverflow, submitAndLoad, useBrowser } from "../helpers/browser.ts";
 import { newMember, signIn } from "../helpers/panel.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { addEndpoint, receiversPerTest, type Received } from "../helpers/webhook-receiver.ts";
 
-const AXE = readFileSync(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
 const receiver = receiversPerTest();
 
 function verified(r: Received, secret: string): boolean {
@@ -75,13 +73,8 @@ describe.skipIf(!hasChromium)("the webhooks section in a browser", () => {
       const page = await ctx.newPage();
       const violations: string[] = [];
       const check = async (name: string) => {
-        await page.evaluate(AXE);
-        const result = (await page.evaluate(async () => {
-          const r = await (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run(document);
-          return r.violations.map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-        })) as string[];
-        violations.push(...result.map((v) => `${name}: ${v}`));
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        violations.push(...(await axeViolations(page)).map((v) => `${name}: ${v.id} ${JSON.stringify(v.nodes)}`));
+        const overflow = await horizontalOverflow(page);
         if (overflow > 0) violations.push(`${name}: ${overflow}px horizontal overflow`);
       };
       // axe sees a violation where there is one: the checks below are real.
