@@ -57,3 +57,22 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 
 /** Pixels the page scrolls sideways (0 when it fits its viewport). */
 export const horizontalOverflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/**
+ * Named checks of the pages a test walks: axe violations and horizontal overflow, collected in
+ * `violations`. axe is first shown a page with a real violation (an image without alt text), so a
+ * blind axe fails the test instead of passing it.
+ */
+export async function pageChecker(page: Page): Promise<{ violations: string[]; check(name: string): Promise<void> }> {
+  const violations: string[] = [];
+  const check = async (name: string) => {
+    violations.push(...(await axeViolations(page)).map((v) => `${name}: ${v.id} ${JSON.stringify(v.nodes)}`));
+    const overflow = await horizontalOverflow(page);
+    if (overflow > 0) violations.push(`${name}: ${overflow}px horizontal overflow`);
+  };
+  await page.setContent('<!doctype html><html lang="pt-BR"><head><title>x</title></head><body><main><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body></html>', { waitUntil: "domcontentloaded" });
+  await check("canary");
+  if (!violations.some((v) => v.startsWith("canary: image-alt"))) throw new Error(`axe missed the canary's image without alt text: ${JSON.stringify(violations)}`);
+  violations.length = 0;
+  return { violations, check };
+}
