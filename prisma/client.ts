@@ -1,11 +1,11 @@
 // The one PrismaClient factory. PostgreSQL (adapter-pg) when a URL is given, embedded PGlite otherwise.
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { pgPoolConfig, pgliteDataDir } from "./connection.ts";
 import { applyMigrations, type SqlRunner } from "./migrate.ts";
+import { enableDirectSql, pgValue, statementName, TIMESTAMP_OID, TransactionTrackingPool, utcTimestamp, utcTypes } from "./direct-sql.ts";
 
 export type { PrismaClient };
 
@@ -57,29 +57,14 @@ export async function openDb(opts: OpenDbOptions = {}): Promise<Db> {
  */
 const ERROR_FORMAT = "minimal";
 
-/** `timestamp(3)` columns hold UTC (Prisma's convention); both drivers would read them as local time. */
-const TIMESTAMP_OID = 1114;
-const utcTimestamp = (text: string) => new Date(`${text.replace(" ", "T")}Z`);
-const utcTypes: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === TIMESTAMP_OID ? utcTimestamp : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
-};
-
-/** A stable name per text: node-postgres prepares a name once per connection and refuses one name for two texts. */
-const statementNames = new Map<string, string>();
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (!name) statementNames.set(text, (name = `read_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`));
-  return name;
-}
-
 function openPostgres(url: string, poolSize = 10): Db {
   const config = pgPoolConfig(url, poolSize);
   // A burst waits for a free connection up to 10 s (Prisma's default is 2 s) before it is a 503.
   // One pool for Prisma and `read`; Prisma leaves an external pool open, close() ends it.
-  const shared = new pg.Pool(config);
+  const shared = new TransactionTrackingPool(config);
   shared.on("error", () => undefined); // an idle connection dropped by the server; the pool replaces it
   const prisma = new PrismaClient({ adapter: new PrismaPg(shared), errorFormat: ERROR_FORMAT, transactionOptions: { maxWait: 10_000, timeout: 15_000 } });
+  enableDirectSql(prisma, shared);
   const pool = new pg.Pool({ ...config, max: 2 });
   const listeners: pg.Client[] = [];
   let closed = false;
@@ -87,7 +72,7 @@ function openPostgres(url: string, poolSize = 10): Db {
     prisma,
     kind: "postgres",
     async read<T>(text: string, values: unknown[]) {
-      return (await shared.query({ name: statementName(text), text, values, types: utcTypes })).rows as T[];
+      return (await shared.query({ name: statementName(text), text, values: values.map(pgValue), types: utcTypes })).rows as T[];
     },
     sql: {
       async exec(sql) {
