@@ -2,6 +2,8 @@
 // (billing_lease_until, wall clock) plus FOR UPDATE SKIP LOCKED means two instances never take the
 // same row; a crashed holder's lease simply expires. Paused or suspended tenants are skipped.
 import type { Db } from "../../prisma/client.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export interface ClaimedSubscription {
   id: string;
@@ -17,7 +19,7 @@ export async function claimDueSubscriptions(
   const leaseUntil = new Date(input.wallNow.getTime() + input.leaseMs);
   const tenantId = input.tenantId ?? null;
   const skip = input.skip ?? [];
-  const rows = await db.prisma.$queryRaw<{ id: string; tenant_id: string; mode: string; clock_at: Date | null }[]>`
+  const rows = await sqlQuery<{ id: string; tenant_id: string; mode: string; clock_at: Date | null }>(db.prisma, Prisma.sql`
     UPDATE subscriptions s SET billing_lease_until = ${leaseUntil}
     FROM tenants t
     WHERE t.id = s.tenant_id AND s.id IN (
@@ -31,7 +33,7 @@ export async function claimDueSubscriptions(
       ORDER BY s2.next_billing_at
       LIMIT ${input.limit}
       FOR UPDATE OF s2 SKIP LOCKED)
-    RETURNING s.id, s.tenant_id, t.mode::text AS mode, t.clock_at`;
+    RETURNING s.id, s.tenant_id, t.mode::text AS mode, t.clock_at`);
   return rows.map((r) => ({
     id: r.id,
     tenantId: r.tenant_id,

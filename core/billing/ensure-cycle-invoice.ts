@@ -11,6 +11,7 @@ import { pendingChangeDueAt } from "../subscriptions/apply-scheduled-plan-change
 import { invoiceAmount } from "../shared/invoice-amount.ts";
 import { type Interval } from "../shared/periods.ts";
 import { cycleInvoiceRow } from "./build-renewal-rows.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
 
 export async function ensureCycleInvoice(
   runtime: Runtime,
@@ -38,9 +39,9 @@ export async function ensureCycleInvoice(
   );
   try {
     return await prisma.$transaction(async (tx) => {
-      const [live] = await tx.$queryRaw<{ ends: boolean }[]>`
+      const [live] = await sqlQuery<{ ends: boolean }>(tx, Prisma.sql`
         SELECT status = 'CANCELED' OR cancel_at_period_end AS ends FROM subscriptions
-         WHERE id = ${input.subscriptionId} AND tenant_id = ${input.tenantId} FOR UPDATE`;
+         WHERE id = ${input.subscriptionId} AND tenant_id = ${input.tenantId} FOR UPDATE`);
       if (!live || live.ends) return null;
       return tx.invoice.create({
         data: cycleInvoiceRow({

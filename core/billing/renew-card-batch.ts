@@ -15,6 +15,7 @@ import { attemptPaymentRow, cycleInvoiceRow, type AttemptPaymentRow, type CycleI
 import type { ClaimedSubscription } from "./claim-due-subscriptions.ts";
 import { chargeOutcome, type DutyOutcome } from "./process-due-subscription.ts";
 import { settlePayments } from "./settle-payment.ts";
+import { sqlQuery, sqlExecute } from "../../prisma/direct-sql.ts";
 
 interface Candidate {
   id: string;
@@ -64,10 +65,10 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
     renewals = await prisma.$transaction(async (tx) => {
       // Under the subscriptions' locks, as a cancel takes them: one canceled (or its cancellation
       // scheduled) since plan() read it gets no invoice; its duty, one by one, finds it as it now is.
-      const live = await tx.$queryRaw<{ id: string }[]>`
+      const live = await sqlQuery<{ id: string }>(tx, Prisma.sql`
         SELECT id FROM subscriptions WHERE id = ANY(${planned.map((r) => r.c.id)}::text[])
            AND status = 'ACTIVE' AND NOT cancel_at_period_end
-         ORDER BY id FOR UPDATE`;
+         ORDER BY id FOR UPDATE`);
       const ids = new Set(live.map((r) => r.id));
       const kept = planned.filter((r) => ids.has(r.c.id));
       await tx.invoice.createMany({ data: kept.map((r) => r.invoice) });
@@ -101,7 +102,7 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
     count(chargeOutcome(effect));
   }
   const unheard = renewals.filter((r) => !r.result).map((r) => r.c.id);
-  if (unheard.length) await prisma.$executeRaw`UPDATE subscriptions SET billing_lease_until = NULL WHERE id = ANY(${unheard}::text[])`;
+  if (unheard.length) await sqlExecute(prisma, Prisma.sql`UPDATE subscriptions SET billing_lease_until = NULL WHERE id = ANY(${unheard}::text[])`);
   return result;
 }
 
@@ -109,7 +110,7 @@ export async function renewCardBatch(runtime: Runtime, items: ClaimedSubscriptio
 async function plan(runtime: Runtime, items: ClaimedSubscription[]): Promise<Renewal[]> {
   if (items.length === 0) return [];
   const nowById = new Map(items.map((i) => [i.id, i.now]));
-  const rows = await runtime.db.prisma.$queryRaw<Candidate[]>`
+  const rows = await sqlQuery<Candidate>(runtime.db.prisma, Prisma.sql`
     SELECT s.id, s.tenant_id, s.customer_id, s.current_period_end, s.anchor_day, s.currency,
            o.interval::text AS interval, o.price_cents, ga.id AS account_id, ga.provider, ga.capabilities,
            pm.id AS pm_id, pm.token, pm.brand, pm.last4,
@@ -124,7 +125,7 @@ async function plan(runtime: Runtime, items: ClaimedSubscription[]): Promise<Ren
     LEFT JOIN coupons c ON c.id = r.coupon_id
     WHERE s.status = 'ACTIVE' AND s.collection_method = 'CARD_AUTO' AND NOT s.cancel_at_period_end
       AND s.pending_offer_id IS NULL AND s.current_period_end IS NOT NULL AND s.current_period_end <= due.now
-      AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = s.id AND i.period_start = s.current_period_end AND i.kind = 'CYCLE')`;
+      AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = s.id AND i.period_start = s.current_period_end AND i.kind = 'CYCLE')`);
   const out: Renewal[] = [];
   for (const c of rows) {
     const now = nowById.get(c.id)!;

@@ -19,6 +19,8 @@ import { applyInvoiceFailed, type FailureEffect } from "./apply-invoice-failed.t
 import { applyInvoicesPaid, type PaidInvoice } from "./apply-invoice-paid.ts";
 import { decideSettlement, type SettlementDecision } from "./settlement-decision.ts";
 import type { Interval } from "../shared/periods.ts";
+import { sqlQuery, sqlExecute } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export type Verdict = ChargeOutcome;
 
@@ -123,22 +125,22 @@ async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeas
   // The subscriptions first, in id order (the order every subscription action locks in), found through
   // their payments; FOR UPDATE hands back each row as last committed, so this one statement is also the
   // read of the subscriptions. Plain SQL: a batch's reads through Prisma cost more CPU than the batch's writes.
-  const locked = await tx.$queryRaw<(SubscriptionRead & { interval: Interval | null })[]>`
+  const locked = await sqlQuery<(SubscriptionRead & { interval: Interval | null })>(tx, Prisma.sql`
     SELECT s.id, s.tenant_id AS "tenantId", s.status::text AS status, s.offer_id AS "offerId", s.anchor_day AS "anchorDay",
            s.collection_method::text AS "collectionMethod", s.last_payment_id AS "lastPaymentId", s.pending_offer_id AS "pendingOfferId",
            s.pending_offer_effective_at AS "pendingOfferEffectiveAt", s.pending_keep_coupon AS "pendingKeepCoupon", o.interval::text AS interval
     FROM subscriptions s JOIN offers o ON o.id = s.offer_id
     WHERE s.id IN (SELECT p.subscription_id FROM payments p WHERE p.id = ANY(${ids}::text[]))
-    ORDER BY s.id FOR UPDATE OF s`;
+    ORDER BY s.id FOR UPDATE OF s`);
   const subIds = locked.map((l) => l.id);
   // Then the payments and their invoices, under the lock.
-  const read = await tx.$queryRaw<PaymentWithInvoice[]>`
+  const read = await sqlQuery<PaymentWithInvoice>(tx, Prisma.sql`
     SELECT p.id, p.tenant_id AS "tenantId", p.status::text AS status, p.amount_cents AS "amountCents", p.invoice_id AS "invoiceId",
            p.order_id AS "orderId", p.subscription_id AS "subscriptionId", p.gateway_charge_id AS "gatewayChargeId", p.refund_reason AS "refundReason",
            i.id AS "invoice_id", i.tenant_id AS "invoice_tenantId", i.status::text AS "invoice_status", i.kind::text AS "invoice_kind",
            i.period_start AS "invoice_periodStart", i.period_end AS "invoice_periodEnd", i.discount_cents AS "invoice_discountCents"
     FROM payments p LEFT JOIN invoices i ON i.id = p.invoice_id AND i.tenant_id = p.tenant_id
-    WHERE p.id = ANY(${ids}::text[])`;
+    WHERE p.id = ANY(${ids}::text[])`);
   const payments: PaymentRead[] = read.map((r) => ({
     id: r.id, tenantId: r.tenantId, status: r.status, amountCents: r.amountCents, invoiceId: r.invoiceId, orderId: r.orderId,
     subscriptionId: r.subscriptionId, gatewayChargeId: r.gatewayChargeId, refundReason: r.refundReason,
@@ -189,7 +191,14 @@ async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeas
           ? [item(r, r.d.item, r.d.receivedCents)]
           : [],
   );
-  if (items.length) await tx.paymentItem.createMany({ data: items });
+  if (items.length) {
+    await sqlExecute(
+      tx,
+      `INSERT INTO payment_items (id, tenant_id, payment_id, kind, amount_cents)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[])`,
+      [items.map((i) => i.id), items.map((i) => i.tenantId), items.map((i) => i.paymentId), items.map((i) => i.kind), items.map((i) => i.amountCents)],
+    );
+  }
   await moveStatusRows(tx, INVOICE, {
     to: "VOID",
     rows: done.flatMap((r) => (r && "voidInvoice" in r.d && r.d.voidInvoice && r.invoice ? [{ id: r.invoice.id, tenantId: r.invoice.tenantId }] : [])),
@@ -219,7 +228,7 @@ async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeas
   }
   if (releaseLeases) {
     const rest = subIds.filter((id) => !reopened.has(id));
-    if (rest.length) await tx.$executeRaw`UPDATE subscriptions SET billing_lease_until = NULL WHERE id = ANY(${rest}::text[])`;
+    if (rest.length) await sqlExecute(tx, Prisma.sql`UPDATE subscriptions SET billing_lease_until = NULL WHERE id = ANY(${rest}::text[])`);
   }
   const refunds = done.flatMap((r): SurplusRefund[] => {
     const refund = r && refundOf(r);

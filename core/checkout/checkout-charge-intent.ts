@@ -6,6 +6,7 @@ import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { fieldError } from "./checkout-guards.ts";
+import { sqlExecute } from "../../prisma/direct-sql.ts";
 
 export interface ChargeIntent {
   tenantId: string;
@@ -18,22 +19,16 @@ export interface ChargeIntent {
 }
 
 export async function announceCharge(prisma: PrismaClient, intent: ChargeIntent): Promise<void> {
-  await prisma.checkoutChargeIntent.create({
-    data: {
-      id: newId("checkoutIntent"),
-      tenantId: intent.tenantId,
-      gatewayAccountId: intent.gatewayAccountId,
-      idempotencyKey: intent.idempotencyKey,
-      reference: intent.reference,
-      amountCents: intent.amountCents,
-      createdAt: intent.at,
-    },
-  });
+  await sqlExecute(
+    prisma,
+    `INSERT INTO checkout_charge_intents (id, tenant_id, gateway_account_id, idempotency_key, reference, amount_cents, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [newId("checkoutIntent"), intent.tenantId, intent.gatewayAccountId, intent.idempotencyKey, intent.reference, intent.amountCents, intent.at],
+  );
 }
 
 /** No money moved (declined): the intent goes. */
 export async function dropChargeIntent(prisma: PrismaClient, idempotencyKey: string): Promise<void> {
-  await prisma.checkoutChargeIntent.deleteMany({ where: { idempotencyKey } });
+  await sqlExecute(prisma, `DELETE FROM checkout_charge_intents WHERE idempotency_key = $1`, [idempotencyKey]);
 }
 
 /**
@@ -42,8 +37,8 @@ export async function dropChargeIntent(prisma: PrismaClient, idempotencyKey: str
  * catch refunds with the same void key, so the money goes back once.
  */
 export async function settleChargeIntent(tx: Tx, idempotencyKey: string): Promise<void> {
-  const owned = await tx.checkoutChargeIntent.deleteMany({ where: { idempotencyKey, voidingAt: null } });
-  if (owned.count !== 1) throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
+  const owned = await sqlExecute(tx, `DELETE FROM checkout_charge_intents WHERE idempotency_key = $1 AND voiding_at IS NULL`, [idempotencyKey]);
+  if (owned !== 1) throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
 }
 
 /** The key of the refund that gives an orphan checkout charge back (the request's own catch uses it too). */

@@ -3,10 +3,16 @@
 import type { Coupon, Customer, PrismaClient } from "../../generated/prisma/client.ts";
 import { AppError } from "../shared/errors.ts";
 import { couponRefusal } from "./refusal-texts.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
 
 export function fieldError(field: string, error: string): AppError {
   return new AppError("invalid_field", { error, extra: { field } });
 }
+
+const CUSTOMER_COLUMNS = `id, tenant_id AS "tenantId", external_id AS "externalId", email, name, phone, doc, created_at AS "createdAt", updated_at AS "updatedAt"`;
+// Read on every checkout post: plain statements, without Prisma's compiler (prisma/direct-sql.ts).
+const BY_EMAIL = `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE tenant_id = $1 AND email = $2`;
+const BY_EXTERNAL_ID = `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE tenant_id = $1 AND external_id = $2`;
 
 /** The existing customer this checkout belongs to, or null for a new one. */
 export async function findCheckoutCustomer(
@@ -14,9 +20,9 @@ export async function findCheckoutCustomer(
   tenantId: string,
   input: { externalId: string | null; email: string },
 ): Promise<Customer | null> {
-  const byEmail = await prisma.customer.findUnique({ where: { tenantId_email: { tenantId, email: input.email } } });
+  const [byEmail = null] = await sqlQuery<Customer>(prisma, BY_EMAIL, [tenantId, input.email]);
   if (!input.externalId) return byEmail;
-  const byExternalId = await prisma.customer.findUnique({ where: { tenantId_externalId: { tenantId, externalId: input.externalId } } });
+  const [byExternalId = null] = await sqlQuery<Customer>(prisma, BY_EXTERNAL_ID, [tenantId, input.externalId]);
   if (byExternalId && byExternalId.email.toLowerCase() !== input.email.toLowerCase()) {
     throw fieldError("external_id", "este identificador já pertence a um cliente com outro e-mail");
   }

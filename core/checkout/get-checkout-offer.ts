@@ -3,10 +3,12 @@
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
 
 export interface CheckoutOffer {
   id: string;
   tenantId: string;
+  planId: string;
   tenantName: string;
   tenantMode: "LIVE" | "SANDBOX";
   clockAt: Date | null;
@@ -27,27 +29,60 @@ export interface CheckoutOffer {
   /** The offer's gateway account: a real provider (stripe) takes the card in the browser (PCI SAQ A). */
   gatewayAccountId: string;
   provider: string;
+  /** The gateway account's capabilities as stored (accountRef parses them). */
+  capabilities: unknown;
+}
+
+// Read twice on every checkout post (the page, then the use case): one statement without Prisma's compiler.
+const OFFER = `
+  SELECT o.id, o.tenant_id AS "tenantId", o.plan_id AS "planId", o.name, o.kind::text AS kind, o.interval::text AS interval,
+         o.price_cents AS "priceCents", o.currency, o.collection_methods::text[] AS "collectionMethods", o.trial_days AS "trialDays",
+         o.grant_days AS "grantDays", o.renews_subscription AS "renewsSubscription", o.active,
+         p.name AS "planName", t.name AS "tenantName", t.mode::text AS "tenantMode", t.clock_at AS "clockAt", t.suspended,
+         ga.id AS "gatewayAccountId", ga.provider, ga.capabilities
+    FROM offers o JOIN plans p ON p.id = o.plan_id JOIN tenants t ON t.id = o.tenant_id JOIN gateway_accounts ga ON ga.id = o.gateway_account_id
+   WHERE o.id = $1`;
+interface OfferRow {
+  id: string;
+  tenantId: string;
+  planId: string;
+  name: string;
+  kind: "RECURRING" | "ONE_TIME";
+  interval: "MONTH" | "YEAR" | null;
+  priceCents: number;
+  currency: string;
+  collectionMethods: string[];
+  trialDays: number;
+  grantDays: number | null;
+  renewsSubscription: boolean;
+  active: boolean;
+  planName: string;
+  tenantName: string;
+  tenantMode: "LIVE" | "SANDBOX";
+  clockAt: Date | null;
+  suspended: boolean;
+  gatewayAccountId: string;
+  provider: string;
+  capabilities: unknown;
 }
 
 export async function getCheckoutOffer(prisma: PrismaClient, offerId: string): Promise<CheckoutOffer> {
   if (!isId("offer", offerId)) throw notFound("offer");
-  const offer = await prisma.offer.findUnique({
-    where: { id: offerId },
-    include: { plan: { select: { name: true } }, tenant: { select: { name: true, mode: true, clockAt: true, suspended: true } }, gatewayAccount: true },
-  });
-  if (!offer || !offer.active || offer.tenant.suspended) throw notFound("offer");
-  const caps = offer.gatewayAccount.capabilities as { supportsCard?: boolean; supportsPix?: boolean };
+  const [offer] = await sqlQuery<OfferRow>(prisma, OFFER, [offerId]);
+  if (!offer || !offer.active || offer.suspended) throw notFound("offer");
+  const caps = (offer.capabilities ?? {}) as { supportsCard?: boolean; supportsPix?: boolean };
   const methods: ("card" | "pix")[] = [];
   if (offer.collectionMethods.includes("CARD_AUTO") && caps.supportsCard !== false) methods.push("card");
   if (offer.collectionMethods.includes("PIX_MANUAL") && caps.supportsPix !== false) methods.push("pix");
   return {
     id: offer.id,
     tenantId: offer.tenantId,
-    tenantName: offer.tenant.name,
-    tenantMode: offer.tenant.mode,
-    clockAt: offer.tenant.clockAt,
+    planId: offer.planId,
+    tenantName: offer.tenantName,
+    tenantMode: offer.tenantMode,
+    clockAt: offer.clockAt,
     name: offer.name,
-    planName: offer.plan.name,
+    planName: offer.planName,
     kind: offer.kind === "ONE_TIME" ? "one_time" : "recurring",
     interval: offer.kind === "ONE_TIME" ? null : offer.interval === "YEAR" ? "year" : "month",
     priceCents: offer.priceCents,
@@ -56,7 +91,8 @@ export async function getCheckoutOffer(prisma: PrismaClient, offerId: string): P
     grantDays: offer.grantDays ?? 0,
     renewsSubscription: offer.renewsSubscription,
     methods,
-    gatewayAccountId: offer.gatewayAccount.id,
-    provider: offer.gatewayAccount.provider,
+    gatewayAccountId: offer.gatewayAccountId,
+    provider: offer.provider,
+    capabilities: offer.capabilities,
   };
 }

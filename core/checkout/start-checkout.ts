@@ -24,12 +24,12 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
   const now = tenantClock({ mode: offer.tenantMode, clockAt: offer.clockAt }, runtime.wallClock).now();
   const existingCustomer = await findCheckoutCustomer(prisma, offer.tenantId, input);
   const coupon = await findCheckoutCoupon(prisma, offer.tenantId, input.coupon, now);
-  const row = await prisma.offer.findUniqueOrThrow({ where: { id: offer.id }, include: { gatewayAccount: true } });
+  const account = { id: offer.gatewayAccountId, tenantId: offer.tenantId, provider: offer.provider, capabilities: offer.capabilities };
   const ids = { customerId: newId("customer"), subscriptionId: newId("subscription"), invoiceId: newId("invoice"), paymentId: newId("payment") };
   const gw: GatewayCallContext = {
     prisma,
-    adapter: runtime.gateways.adapter(row.gatewayAccount.provider),
-    account: accountRef(row.gatewayAccount),
+    adapter: runtime.gateways.adapter(account.provider),
+    account: accountRef(account as Parameters<typeof accountRef>[0]),
     subscriptionId: ids.subscriptionId,
     paymentId: ids.paymentId,
     now,
@@ -39,8 +39,8 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput): Pro
   const base: Omit<CheckoutRecords, "card" | "status" | "period" | "firstInvoice" | "payment" | "events"> = {
     ids,
     tenantId: offer.tenantId,
-    gatewayAccount: { id: row.gatewayAccount.id, provider: row.gatewayAccount.provider },
-    offer: { id: offer.id, planId: row.planId, currency: offer.currency },
+    gatewayAccount: { id: account.id, provider: account.provider },
+    offer: { id: offer.id, planId: offer.planId, currency: offer.currency },
     input,
     existingCustomer,
     coupon,

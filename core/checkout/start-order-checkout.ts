@@ -121,7 +121,7 @@ async function writeOrder(r: OrderRecords): Promise<void> {
   const wallNow = r.runtime.wallClock.now();
   const refunds = await r.runtime.db.prisma.$transaction(async (tx): Promise<SurplusRefund[]> => {
     if (r.card) await settleChargeIntent(tx, r.idempotencyKey);
-    const customerId = await upsertCheckoutCustomer(tx, { tenantId: offer.tenantId, newCustomerId: ids.customerId, input: r.input, existing: r.existing });
+    const customerId = await upsertCheckoutCustomer(tx, { tenantId: offer.tenantId, newCustomerId: ids.customerId, input: r.input, existing: r.existing, at: wallNow });
     await tx.order.create({
       data: {
         id: ids.orderId,

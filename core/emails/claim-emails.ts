@@ -3,6 +3,8 @@
 // lease runs out. Due is on the wall clock: sending is transport, not billing time. Each row comes with
 // what rendering it needs (its params, sender name, the customer's current name, the tenant's mode).
 import type { PrismaClient } from "../../generated/prisma/client.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export interface ClaimedEmail {
   id: string;
@@ -29,7 +31,7 @@ export async function claimDueEmails(
   const now = input.now.toISOString();
   const leaseUntil = new Date(input.now.getTime() + input.leaseMs).toISOString();
   const tenantId = input.tenantId ?? null;
-  return prisma.$queryRaw<ClaimedEmail[]>`
+  return sqlQuery<ClaimedEmail>(prisma, Prisma.sql`
     WITH due AS (
       SELECT m.id FROM email_messages m
       WHERE m.status = 'PENDING'
@@ -50,5 +52,5 @@ export async function claimDueEmails(
     FROM claimed c
     JOIN tenants t ON t.id = c.tenant_id
     LEFT JOIN customers cu ON cu.id = c.customer_id AND cu.tenant_id = c.tenant_id
-    ORDER BY c.next_attempt_at NULLS FIRST, c.created_at, c.id`;
+    ORDER BY c.next_attempt_at NULLS FIRST, c.created_at, c.id`);
 }

@@ -4,6 +4,8 @@ import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
 import { randomBase62, sha256Hex } from "../shared/secrets.ts";
 import type { PaymentMethodFacts } from "./templates/email-content.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 const DAY_MS = 86_400_000;
 /** Suspension follows the last retry, D+9 from the due date (core/shared/periods.ts RETRY_DAYS). */
@@ -35,7 +37,7 @@ export interface PaidInvoiceFacts {
 /** The invoice each subscription just paid (its latest paid one), the payment that paid it and the product. */
 export async function paidInvoices(tx: Tx, tenantIds: string[], subscriptionIds: string[]): Promise<Map<string, PaidInvoiceFacts>> {
   if (subscriptionIds.length === 0) return new Map();
-  const rows = await tx.$queryRaw<PaidInvoiceFacts[]>`
+  const rows = await sqlQuery<PaidInvoiceFacts>(tx, Prisma.sql`
     SELECT DISTINCT ON (i.subscription_id)
       i.subscription_id AS "subscriptionId", i.id AS "invoiceId",
       CASE WHEN i.kind = 'PRORATION' THEN i.period_start ELSE COALESCE(s.current_period_start, i.period_start) END AS "periodStart",
@@ -48,7 +50,7 @@ export async function paidInvoices(tx: Tx, tenantIds: string[], subscriptionIds:
     JOIN products pr ON pr.id = pl.product_id AND pr.tenant_id = pl.tenant_id
     LEFT JOIN payments p ON p.paid_invoice_id = i.id AND p.tenant_id = i.tenant_id
     WHERE i.tenant_id = ANY (${[...new Set(tenantIds)]}::text[]) AND i.subscription_id = ANY (${subscriptionIds}::text[]) AND i.status = 'PAID'
-    ORDER BY i.subscription_id, i.paid_at DESC NULLS LAST, i.id DESC`;
+    ORDER BY i.subscription_id, i.paid_at DESC NULLS LAST, i.id DESC`);
   return new Map(rows.map((r) => [r.subscriptionId, r]));
 }
 

@@ -7,6 +7,7 @@ import { fanOutEvents } from "./record-event.ts";
 import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
 import { queueEventEmails } from "../emails/queue-event-emails.ts";
+import { sqlExecute } from "../../prisma/direct-sql.ts";
 import { subscriptionDetailInclude, subscriptionPayload } from "../payloads/subscription-payload.ts";
 
 export async function emitSubscriptionEvents(
@@ -34,7 +35,12 @@ export async function emitSubscriptionEventsMany(tx: Tx, items: { tenantId: stri
     const data = subscriptionPayload(sub) as Prisma.InputJsonValue;
     return i.types.map((type) => ({ id: newId("event"), tenantId: i.tenantId, type, data, createdAt: i.at }));
   });
-  await tx.event.createMany({ data: rows });
+  await sqlExecute(
+    tx,
+    `INSERT INTO events (id, tenant_id, type, data, created_at)
+     SELECT id, tenant_id, type, data::jsonb, created_at FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamp(3)[]) AS e(id, tenant_id, type, data, created_at)`,
+    [rows.map((r) => r.id), rows.map((r) => r.tenantId), rows.map((r) => r.type), rows.map((r) => JSON.stringify(r.data)), rows.map((r) => r.createdAt.toISOString())],
+  );
   await fanOutEvents(tx, rows.map((r) => r.tenantId), rows.map((r) => r.id));
   await queueEventEmails(tx, rows.map((r) => ({ id: r.id, tenantId: r.tenantId, type: r.type, data: r.data as Record<string, unknown>, at: r.createdAt })));
 }

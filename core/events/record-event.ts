@@ -7,6 +7,8 @@ import { newId } from "../shared/ids.ts";
 import type { Tx } from "../shared/tx.ts";
 import { deliveryId, subscribedEndpoints } from "./delivery-fan-out.ts";
 import type { EventType } from "./event-types.ts";
+import { sqlExecute } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export interface NewEvent {
   tenantId: string;
@@ -18,13 +20,13 @@ export interface NewEvent {
 
 export async function recordEvent(tx: Tx, event: NewEvent): Promise<string> {
   const id = newId("event");
-  await tx.$executeRaw`
+  await sqlExecute(tx, Prisma.sql`
     WITH e AS (
       INSERT INTO events (id, tenant_id, type, data, created_at)
       VALUES (${id}, ${event.tenantId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.at.toISOString()}::timestamp(3))
       RETURNING id, tenant_id, type, created_at)
     INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at)
-    SELECT ${deliveryId}, e.tenant_id, e.id, ep.id, 'PENDING', e.created_at FROM e ${subscribedEndpoints}`;
+    SELECT ${deliveryId}, e.tenant_id, e.id, ep.id, 'PENDING', e.created_at FROM e ${subscribedEndpoints}`);
   await queueEventEmails(tx, [{ id, tenantId: event.tenantId, type: event.type, data: event.data, at: event.at }]);
   return id;
 }
@@ -32,8 +34,8 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<string> {
 /** Fan-out for events written in bulk (createMany): one delivery per subscribed endpoint, due at once. */
 export async function fanOutEvents(tx: Tx, tenantIds: string[], eventIds: string[]): Promise<void> {
   if (eventIds.length === 0) return;
-  await tx.$executeRaw`
+  await sqlExecute(tx, Prisma.sql`
     INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at)
     SELECT ${deliveryId}, e.tenant_id, e.id, ep.id, 'PENDING', e.created_at FROM events e ${subscribedEndpoints}
-    WHERE e.tenant_id = ANY (${[...new Set(tenantIds)]}::text[]) AND e.id = ANY (${eventIds}::text[])`;
+    WHERE e.tenant_id = ANY (${[...new Set(tenantIds)]}::text[]) AND e.id = ANY (${eventIds}::text[])`);
 }

@@ -1,6 +1,7 @@
 // Every adapter call becomes one gateway event row, written autocommit right after the call so the
 // log survives a rollback of the business transaction. Only codes, ids and amounts: no personal data.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
+import { sqlExecute, type SqlClient } from "../../prisma/direct-sql.ts";
 import { newId } from "../shared/ids.ts";
 import { queueCredentialsAlarms, refusesCredentials } from "./queue-credentials-alarms.ts";
 
@@ -27,12 +28,12 @@ export interface GatewayEventInput {
 
 export async function logGatewayEvent(prisma: PrismaClient, e: GatewayEventInput): Promise<void> {
   if (!refusesCredentials(e)) {
-    await prisma.gatewayEvent.create({ data: gatewayEventData(e) });
+    await insertGatewayEvents(prisma, [e]);
     return;
   }
   // Refused credentials: the vendor's alarm commits with the row that records the refusal.
   await prisma.$transaction(async (tx) => {
-    await tx.gatewayEvent.create({ data: gatewayEventData(e) });
+    await insertGatewayEvents(tx, [e]);
     await queueCredentialsAlarms(tx, [e]);
   });
 }
@@ -41,32 +42,39 @@ export async function logGatewayEvent(prisma: PrismaClient, e: GatewayEventInput
 export async function logGatewayEvents(prisma: PrismaClient, events: GatewayEventInput[]): Promise<void> {
   if (events.length === 0) return;
   if (!events.some(refusesCredentials)) {
-    await prisma.gatewayEvent.createMany({ data: events.map(gatewayEventData) });
+    await insertGatewayEvents(prisma, events);
     return;
   }
   await prisma.$transaction(async (tx) => {
-    await tx.gatewayEvent.createMany({ data: events.map(gatewayEventData) });
+    await insertGatewayEvents(tx, events);
     await queueCredentialsAlarms(tx, events);
   });
 }
 
-function gatewayEventData(e: GatewayEventInput) {
-  return {
-    id: newId("gatewayEvent"),
-    tenantId: e.tenantId,
-    subscriptionId: e.subscriptionId ?? null,
-    paymentId: e.paymentId ?? null,
-    orderId: e.orderId ?? null,
-    provider: e.provider,
-    kind: e.kind,
-    outcome: e.outcome,
-    code: e.code,
-    gatewayId: e.gatewayId ?? "",
-    detailCode: e.detailCode ?? "",
-    httpStatus: e.httpStatus ?? 200,
-    amountCents: e.amountCents ?? 0,
-    createdAt: e.at,
-  };
+// Written after every gateway call, a whole batch's in one statement, without Prisma's compiler (prisma/direct-sql.ts).
+const INSERT_GATEWAY_EVENTS = `
+  INSERT INTO gateway_events (id, tenant_id, subscription_id, payment_id, order_id, provider, kind, outcome, code, gateway_id, detail_code, http_status, amount_cents, created_at)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],
+                       $12::int[], $13::int[], $14::timestamp(3)[])`;
+
+async function insertGatewayEvents(client: SqlClient, events: GatewayEventInput[]): Promise<void> {
+  const col = <T>(f: (e: GatewayEventInput) => T) => events.map(f);
+  await sqlExecute(client, INSERT_GATEWAY_EVENTS, [
+    col(() => newId("gatewayEvent")),
+    col((e) => e.tenantId),
+    col((e) => e.subscriptionId ?? null),
+    col((e) => e.paymentId ?? null),
+    col((e) => e.orderId ?? null),
+    col((e) => e.provider),
+    col((e) => e.kind),
+    col((e) => e.outcome),
+    col((e) => e.code),
+    col((e) => e.gatewayId ?? ""),
+    col((e) => e.detailCode ?? ""),
+    col((e) => e.httpStatus ?? 200),
+    col((e) => e.amountCents ?? 0),
+    col((e) => e.at.toISOString()),
+  ]);
 }
 
 /** A notice the gateway sent about one of our payments (Pix paid, chargeback): the row names the payment's own codes. */

@@ -8,6 +8,8 @@ import type { Clock } from "../shared/clock.ts";
 import { AppError } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { sha256Hex } from "../shared/secrets.ts";
+import { sqlExecute } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 
@@ -42,10 +44,10 @@ export async function beginIdempotentRequest(prisma: PrismaClient, wall: Clock, 
   const now = wall.now();
   for (let attempt = 0; attempt < 2; attempt++) {
     const id = newId("idempotency");
-    const inserted = await prisma.$executeRaw`
+    const inserted = await sqlExecute(prisma, Prisma.sql`
       INSERT INTO idempotency_keys (id, tenant_id, api_key_id, key, method, path, body_hash, created_at)
       VALUES (${id}, ${req.tenantId}, ${req.apiKeyId}, ${req.key}, ${req.method}, ${req.path}, ${bodyHash}, ${now})
-      ON CONFLICT (api_key_id, key) DO NOTHING`;
+      ON CONFLICT (api_key_id, key) DO NOTHING`);
     if (inserted === 1) return { kind: "new", id };
     const prior = await prisma.idempotencyKey.findUnique({ where: { apiKeyId_key: { apiKeyId: req.apiKeyId, key: req.key } } });
     if (!prior) continue; // expired and removed meanwhile: try again

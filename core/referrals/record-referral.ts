@@ -7,6 +7,8 @@ import { emitEvents } from "../events/catalogue.ts";
 import { newId } from "../shared/ids.ts";
 import { qualifyReferrals } from "./qualify-referrals.ts";
 import { isSelfReferral } from "./self-referral.ts";
+import { sqlExecute } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export interface RecordReferralInput {
   tenantId: string;
@@ -27,11 +29,11 @@ export async function recordReferral(tx: Tx, input: RecordReferralInput): Promis
   if (await isSelfReferral(tx, { tenantId: input.tenantId, referrerCustomerId: owner.customerId, referredCustomerId: input.referredCustomerId })) return null;
   const id = newId("referral");
   // First referral wins: the unique (tenant, referred customer) makes a second one a no-op.
-  const inserted = await tx.$executeRaw`
+  const inserted = await sqlExecute(tx, Prisma.sql`
     INSERT INTO referrals (id, tenant_id, program_id, code_id, referrer_customer_id, referred_customer_id, referred_subscription_id, status, reward, created_at)
     VALUES (${id}, ${input.tenantId}, ${program.id}, ${owner.id}, ${owner.customerId}, ${input.referredCustomerId}, ${input.referredSubscriptionId},
             'PENDING', ${JSON.stringify({ kind: program.rewardKind, value: program.rewardValue, cycles: program.rewardCycles })}::jsonb, ${input.now})
-    ON CONFLICT (tenant_id, referred_customer_id) DO NOTHING`;
+    ON CONFLICT (tenant_id, referred_customer_id) DO NOTHING`);
   if (inserted !== 1) return null;
   await emitEvents(tx, { tenantId: input.tenantId, subject: { kind: "referral", referralId: id }, types: ["referral.created"], at: input.now });
   // A first cycle paid at checkout may already be enough to qualify.

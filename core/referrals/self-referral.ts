@@ -6,6 +6,8 @@
 // differ on every tokenization, and no hash of the card number is kept. Two different people's cards
 // agree on all four about once in a million pairs; such a referral is not rewarded, a sale never fails.
 import type { Tx } from "../shared/tx.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 /** The mailbox an address delivers to: `Ana+alt@Example.com` and `ana@example.com` are one. */
 export function mailbox(email: string): string {
@@ -28,10 +30,10 @@ export async function isSelfReferral(tx: Tx, input: { tenantId: string; referrer
   if (referrer.phone && referrer.phone === referred.phone) return true;
   if (mailbox(referrer.email) === mailbox(referred.email)) return true;
   // Any card of one (saved or detached) with the fingerprint of a card of the other.
-  const [shared] = await tx.$queryRaw<{ n: number }[]>`
+  const [shared] = await sqlQuery<{ n: number }>(tx, Prisma.sql`
     SELECT count(*)::int AS n FROM payment_methods a
       JOIN payment_methods b ON b.tenant_id = a.tenant_id AND b.customer_id = ${referredCustomerId}
        AND b.brand = a.brand AND b.last4 = a.last4 AND b.exp_month = a.exp_month AND b.exp_year = a.exp_year
-     WHERE a.tenant_id = ${tenantId} AND a.customer_id = ${referrerCustomerId}`;
+     WHERE a.tenant_id = ${tenantId} AND a.customer_id = ${referrerCustomerId}`);
   return (shared?.n ?? 0) > 0;
 }

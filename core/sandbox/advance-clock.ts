@@ -10,6 +10,8 @@ import { reconcilePendingRefunds } from "../refunds/reconcile-refunds.ts";
 import { runDueSandboxChargebacks } from "./simulate-chargeback.ts";
 import { voidOrphanCheckoutCharges } from "../checkout/void-orphan-charges.ts";
 import { queueTrialReminders, type TrialReminders, TRIAL_REMINDER_LEAD_MS, trialReminderAt } from "../subscriptions/queue-trial-reminders.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export interface AdvanceClockSummary extends BillingPassSummary {
   from: Date;
@@ -90,10 +92,10 @@ async function billDueNow(runtime: Runtime, tenantId: string, summary: AdvanceCl
   for (;;) {
     const pass = await runBillingPass(runtime, { tenantId });
     for (const [k, v] of Object.entries(pass)) summary[k as keyof BillingPassSummary] += v;
-    const holding = await runtime.db.prisma.$queryRaw<{ id: string }[]>`
+    const holding = await sqlQuery<{ id: string }>(runtime.db.prisma, Prisma.sql`
       SELECT s.id FROM subscriptions s JOIN tenants t ON t.id = s.tenant_id
       WHERE s.tenant_id = ${tenantId} AND s.next_billing_at <= t.clock_at
-        AND s.billing_lease_until >= ${runtime.wallClock.now()}`;
+        AND s.billing_lease_until >= ${runtime.wallClock.now()}`);
     const still = new Set(holding.map((r) => r.id));
     for (const id of held) if (!still.has(id)) summary.held++;
     held = still;

@@ -7,6 +7,7 @@
 import { Prisma, type EmailStatus, type InvoiceStatus, type LinkStatus, type OrderStatus, type PaymentStatus, type ReferralStatus, type RefundStatus, type SubscriptionStatus } from "../../generated/prisma/client.ts";
 import type { StatusTable } from "../../prisma/status-machines.ts";
 import { AppError } from "./errors.ts";
+import { sqlQuery, type SqlClient } from "../../prisma/direct-sql.ts";
 
 /** What each model's status write takes. */
 interface Models {
@@ -105,7 +106,7 @@ type SqlValue = string | number | boolean | Date | null;
  * Returns the ids that moved; a row in another status is left alone.
  */
 export async function moveStatusRows<M extends StatusModel>(
-  tx: Pick<Prisma.TransactionClient, "$queryRaw">,
+  tx: SqlClient,
   machine: StatusMachine<M>,
   input: {
     to: StatusOf<M>;
@@ -131,11 +132,11 @@ export async function moveStatusRows<M extends StatusModel>(
     ...columns.map(([c]) => Prisma.raw(`"${c}" = v."${c}"`)),
     ...(input.also ? [input.also] : []),
   ];
-  const moved = await tx.$queryRaw<{ id: string }[]>`
+  const moved = await sqlQuery<{ id: string }>(tx, Prisma.sql`
     UPDATE ${Prisma.raw(`"${machine.table}"`)} AS t SET ${Prisma.join(sets, ", ")}
     FROM unnest(${Prisma.join(arrays, ", ")}) AS v(${Prisma.raw(names)})
     WHERE t.id = v.id AND t.tenant_id = v.tenant_id AND ${statusAllows(machine, input.to, "t.status")}
-    RETURNING t.id`;
+    RETURNING t.id`);
   return moved.map((r) => r.id);
 }
 

@@ -9,6 +9,8 @@ import { processDueSubscription, type DutyOutcome } from "../billing/process-due
 import { AppError, notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { isIn, LIVING } from "../shared/status-sets.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export interface ChargeNowResult {
   ok: boolean;
@@ -66,11 +68,11 @@ function notDueMessage(status: string, next: Date | null): string {
 async function claimSubscription(runtime: Runtime, tenantId: string, subscriptionId: string, now: Date): Promise<boolean> {
   const wallNow = runtime.wallClock.now();
   const leaseUntil = new Date(wallNow.getTime() + LEASE_MS);
-  const rows = await runtime.db.prisma.$queryRaw<{ id: string }[]>`
+  const rows = await sqlQuery<{ id: string }>(runtime.db.prisma, Prisma.sql`
     UPDATE subscriptions SET billing_lease_until = ${leaseUntil}
     WHERE id = ${subscriptionId} AND tenant_id = ${tenantId}
       AND next_billing_at IS NOT NULL AND next_billing_at <= ${now}
       AND (billing_lease_until IS NULL OR billing_lease_until < ${wallNow})
-    RETURNING id`;
+    RETURNING id`);
   return rows.length === 1;
 }

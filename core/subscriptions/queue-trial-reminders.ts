@@ -6,6 +6,8 @@ import type { Runtime } from "../runtime.ts";
 import { queueEmails, type QueuedEmail } from "../emails/queue-email.ts";
 import { nextChargeAmountCents } from "../shared/next-charge.ts";
 import { cents } from "../shared/money.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export const TRIAL_REMINDER_LEAD_MS = 3 * 86_400_000;
 
@@ -36,7 +38,7 @@ export async function queueTrialReminders(runtime: Runtime, input: { tenantId?: 
   for (;;) {
     // Trials in their last three days on their tenant's clock, that will be charged (no scheduled cancel).
     // A trial of 3 days or less began inside that window: its checkout page already said when it ends.
-    const due = await prisma.$queryRaw<{ id: string; tenant_id: string; trial_ends_at: Date; now: Date }[]>`
+    const due = await sqlQuery<{ id: string; tenant_id: string; trial_ends_at: Date; now: Date }>(prisma, Prisma.sql`
       SELECT s.id, s.tenant_id, s.trial_ends_at,
              (CASE WHEN t.mode = 'SANDBOX' AND t.clock_at IS NOT NULL THEN t.clock_at ELSE ${wallNow} END) AS now
         FROM subscriptions s JOIN tenants t ON t.id = s.tenant_id JOIN offers o ON o.id = s.offer_id
@@ -47,7 +49,7 @@ export async function queueTrialReminders(runtime: Runtime, input: { tenantId?: 
          AND s.trial_ends_at - interval '3 days' <= (CASE WHEN t.mode = 'SANDBOX' AND t.clock_at IS NOT NULL THEN t.clock_at ELSE ${wallNow} END)
          AND s.trial_ends_at > (CASE WHEN t.mode = 'SANDBOX' AND t.clock_at IS NOT NULL THEN t.clock_at ELSE ${wallNow} END)
        ORDER BY s.id
-       LIMIT ${limit}`;
+       LIMIT ${limit}`);
     if (due.length === 0) return result;
     after = due[due.length - 1]!.id;
     const batch = await queueBatch(runtime, due);

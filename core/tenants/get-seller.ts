@@ -4,6 +4,7 @@ import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { sha256Hex } from "../shared/secrets.ts";
 import { canSellLive, formatCnpj } from "./tenant-profile.rules.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
 
 export interface Seller {
   name: string;
@@ -23,10 +24,13 @@ export interface Seller {
   canSell: boolean;
 }
 
-const SELECT = { name: true, mode: true, legalName: true, cnpj: true, supportEmail: true, supportPhone: true, address: true, termsUrl: true, privacyUrl: true } as const;
+// Read on every hosted page and checkout post: one statement without Prisma's compiler (prisma/direct-sql.ts).
+const SELLER = `SELECT name, mode::text AS mode, legal_name AS "legalName", cnpj, support_email AS "supportEmail", support_phone AS "supportPhone",
+  address, terms_url AS "termsUrl", privacy_url AS "privacyUrl" FROM tenants WHERE id = $1`;
+type SellerRow = { name: string; mode: "LIVE" | "SANDBOX"; legalName: string | null; cnpj: string | null; supportEmail: string | null; supportPhone: string | null; address: string | null; termsUrl: string | null; privacyUrl: string | null };
 
 export async function getSeller(prisma: PrismaClient, tenantId: string): Promise<Seller | null> {
-  const t = await prisma.tenant.findUnique({ where: { id: tenantId }, select: SELECT });
+  const [t] = await sqlQuery<SellerRow>(prisma, SELLER, [tenantId]);
   if (!t) return null;
   const live = t.mode === "LIVE";
   return {

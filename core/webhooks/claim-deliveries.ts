@@ -3,6 +3,8 @@
 // means next_attempt_at reached on the tenant's clock: the wall clock, or a sandbox tenant's own, and
 // the endpoint enabled.
 import type { PrismaClient } from "../../generated/prisma/client.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export interface ClaimedDelivery {
   id: string;
@@ -42,7 +44,7 @@ export async function claimDueDeliveries(
   const full = busy.filter(([, room]) => room <= 0).map(([id]) => id);
   const window = Math.min(input.limit * 4, 2_000);
   const tenantId = input.tenantId ?? null;
-  return prisma.$queryRaw<ClaimedDelivery[]>`
+  return sqlQuery<ClaimedDelivery>(prisma, Prisma.sql`
     WITH candidates AS (
       SELECT w.id, w.endpoint_id, w.next_attempt_at,
              row_number() OVER (PARTITION BY w.endpoint_id ORDER BY w.next_attempt_at, w.id) AS rn
@@ -80,5 +82,5 @@ export async function claimDueDeliveries(
     JOIN events e ON e.id = c.event_id AND e.tenant_id = c.tenant_id
     JOIN webhook_endpoints ep ON ep.id = c.endpoint_id AND ep.tenant_id = c.tenant_id
     JOIN tenants t ON t.id = c.tenant_id
-    ORDER BY c.next_attempt_at`;
+    ORDER BY c.next_attempt_at`);
 }

@@ -5,6 +5,8 @@ import type { Runtime } from "../runtime.ts";
 import { attemptDelivery } from "./attempt-delivery.ts";
 import { claimDueDeliveries } from "./claim-deliveries.ts";
 import { storeOutcomes } from "./dispatcher.ts";
+import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 const WAIT_FOR_HELD_MS = 15_000;
 
@@ -36,10 +38,10 @@ export async function deliverDueNow(runtime: Runtime, tenantId: string): Promise
       await storeOutcomes(runtime, outcomes);
       continue;
     }
-    const [holding] = await prisma.$queryRaw<{ n: number }[]>`
+    const [holding] = await sqlQuery<{ n: number }>(prisma, Prisma.sql`
       SELECT count(*)::int AS n FROM webhook_deliveries d JOIN tenants t ON t.id = d.tenant_id
       WHERE d.tenant_id = ${tenantId} AND d.status = 'PENDING' AND d.next_attempt_at <= t.clock_at
-        AND d.lease_until >= ${runtime.wallClock.now().toISOString()}::timestamp(3)`;
+        AND d.lease_until >= ${runtime.wallClock.now().toISOString()}::timestamp(3)`);
     if (!holding || holding.n === 0 || runtime.wallClock.now().getTime() > deadline) return;
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -6,6 +6,8 @@ import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { newId } from "../shared/ids.ts";
 import type { Tx } from "../shared/tx.ts";
 import type { DeliveryError } from "./delivery-error.ts";
+import { sqlExecute } from "../../prisma/direct-sql.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 export interface AttemptOutcome {
   deliveryId: string;
@@ -31,7 +33,7 @@ export async function recordAttempts(prisma: PrismaClient | Tx, outcomes: Attemp
   if (outcomes.length === 0) return;
   const col = <T>(f: (o: AttemptOutcome) => T) => outcomes.map(f);
   // A data-modifying CTE runs exactly once whether or not the UPDATE reads it.
-  await prisma.$executeRaw`
+  await sqlExecute(prisma, Prisma.sql`
     WITH logged AS (
       INSERT INTO webhook_attempts (id, tenant_id, delivery_id, attempt_no, scheduled_at, started_at, status_code, latency_ms, error)
       SELECT * FROM unnest(${col(() => newId("webhookAttempt"))}::text[], ${col((o) => o.tenantId)}::text[], ${col((o) => o.deliveryId)}::text[],
@@ -48,5 +50,5 @@ export async function recordAttempts(prisma: PrismaClient | Tx, outcomes: Attemp
       ${col((o) => iso(o.startedAt))}::timestamp(3)[]) AS u(id, tenant_id, status, attempt_no, next_at, code, err, started_at)
     -- The id list lets the planner reach the rows by primary key whatever its row estimates say.
     WHERE d.id = ANY (${col((o) => o.deliveryId)}::text[]) AND d.id = u.id AND d.tenant_id = u.tenant_id
-      AND d.status = 'PENDING' AND d.attempt_count = u.attempt_no - 1`;
+      AND d.status = 'PENDING' AND d.attempt_count = u.attempt_no - 1`);
 }

@@ -16,6 +16,7 @@ const EVIL = `"><script>alert(1)</script><img src=x onerror=alert(2)>'`;
 const offer: CheckoutOffer = {
   id: "offer_01ARZ3NDEKTSV4RRFFQ69G5FAV",
   tenantId: "ten_1",
+  planId: "plan_01ARZ3NDEKTSV4RRFFQ69G5FAV",
   tenantName: EVIL,
   tenantMode: "SANDBOX",
   clockAt: null,
@@ -31,6 +32,7 @@ const offer: CheckoutOffer = {
   methods: ["card", "pix"],
   gatewayAccountId: "gwa_1",
   provider: "sandbox",
+  capabilities: {},
 };
 
 const view: PayPageView = {

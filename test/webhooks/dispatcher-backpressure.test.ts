@@ -42,9 +42,10 @@ function fakeDb(url: string) {
     };
   };
   const prisma = {
-    $queryRaw: async () => [delivery()], // the claim
+    // Reached through direct-sql's fallback (a client it was not told about).
+    $queryRawUnsafe: async () => [delivery()], // the claim
     // recordAttempts' one statement (its first parameter holds one attempt id per outcome).
-    $executeRaw: async (_sql: TemplateStringsArray, ...values: unknown[]) => {
+    $executeRawUnsafe: async (_sql: string, ...values: unknown[]) => {
       await gate;
       stored += (values[0] as unknown[]).length;
       return (values[0] as unknown[]).length;
