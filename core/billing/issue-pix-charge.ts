@@ -29,7 +29,7 @@ export async function issuePixCharge(runtime: Runtime, input: { tenantId: string
   if (live?.pixCopyPaste && live.pixExpiresAt && live.pixExpiresAt > now) {
     return { paymentId: live.id, copyPaste: live.pixCopyPaste, expiresAt: live.pixExpiresAt };
   }
-  const payment = live && !live.pixCopyPaste ? live : await createInvoiceAttempt(prisma, { invoice, account, method: "PIX" });
+  const payment = live && !live.pixCopyPaste ? live : await createInvoiceAttempt(prisma, { invoice, account, method: "PIX", at: runtime.wallClock.now() });
   const pix = await createPixCharge(
     { prisma, adapter: runtime.gateways.adapter(account.provider), account: accountRef(account), subscriptionId: invoice.subscriptionId, paymentId: payment.id, now },
     { amountCents: cents(invoice.amountCents), currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId, expiresAt: input.expiresAt },

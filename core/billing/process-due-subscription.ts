@@ -1,6 +1,6 @@
 // One claimed subscription, one duty: whatever its state says is due at `now` (the tenant's clock).
 // The duty's own transactions move it on; this only picks the duty and releases the claim.
-import type { Subscription } from "../../generated/prisma/client.ts";
+import type { Invoice, Subscription } from "../../generated/prisma/client.ts";
 import type { Runtime } from "../runtime.ts";
 import { applyInvoicePaid } from "./apply-invoice-paid.ts";
 import { chargeInvoice, type ChargeInvoiceResult } from "./charge-invoice.ts";
@@ -9,6 +9,16 @@ import { issuePixCharge } from "./issue-pix-charge.ts";
 import { pixIssueAt, RETRY_DAYS } from "../shared/periods.ts";
 import { cancelAtPeriodEnd, expireCheckout, markInvoiceOverdue } from "./subscription-duties.ts";
 import { isIn, LIVING } from "../shared/status-sets.ts";
+import { sqlExecute, sqlQuery } from "../../prisma/direct-sql.ts";
+import { invoiceColumns, subscriptionColumns } from "../shared/row-columns.ts";
+
+// Run for every claimed subscription the card batch leaves to this path (retries, trials, Pix): plain
+// statements without Prisma's compiler (prisma/direct-sql.ts).
+const READ_SUBSCRIPTION = `SELECT ${subscriptionColumns()} FROM subscriptions WHERE id = $1 AND tenant_id = $2`;
+const RELEASE_LEASE = `UPDATE subscriptions SET billing_lease_until = NULL WHERE id = $1 AND tenant_id = $2`;
+// A cancel does not wait for the run's lease: a subscription canceled since it was read keeps no next duty.
+const SET_NEXT_DUTY = `UPDATE subscriptions SET next_billing_at = $3, updated_at = $4 WHERE id = $1 AND tenant_id = $2 AND status <> 'CANCELED'`;
+const LATEST_OPEN_INVOICE = `SELECT ${invoiceColumns()} FROM invoices WHERE tenant_id = $1 AND subscription_id = $2 AND status = 'OPEN' ORDER BY due_at DESC LIMIT 1`;
 
 export type DutyOutcome =
   | "renewed"
@@ -38,11 +48,11 @@ export async function processDueSubscription(runtime: Runtime, input: { tenantId
   const prisma = runtime.db.prisma;
   const { tenantId, subscriptionId, now } = input;
   try {
-    const sub = await prisma.subscription.findFirst({ where: { id: subscriptionId, tenantId } });
+    const [sub] = await sqlQuery<Subscription>(prisma, READ_SUBSCRIPTION, [subscriptionId, tenantId]);
     if (!sub || at(sub.nextBillingAt) > now.getTime()) return "idle";
     return await runDuty(runtime, sub, now);
   } finally {
-    await prisma.subscription.updateMany({ where: { id: subscriptionId, tenantId }, data: { billingLeaseUntil: null } });
+    await sqlExecute(prisma, RELEASE_LEASE, [subscriptionId, tenantId]);
   }
 }
 
@@ -96,14 +106,14 @@ async function pixRenewal(runtime: Runtime, sub: Subscription, now: Date): Promi
   if (invoice.status !== "OPEN") return chargeOutcome(await settleFreeInvoice(runtime, sub, invoice.id, now));
   if (due.getTime() > now.getTime()) {
     await issuePixCharge(runtime, { tenantId: sub.tenantId, invoiceId: invoice.id, expiresAt: pixExpiry(due), now });
-    await runtime.db.prisma.subscription.updateMany({ where: { id: sub.id, tenantId: sub.tenantId, status: { not: "CANCELED" } }, data: { nextBillingAt: due } });
+    await sqlExecute(runtime.db.prisma, SET_NEXT_DUTY, [sub.id, sub.tenantId, due, runtime.wallClock.now()]);
     return "pix_issued";
   }
   return markInvoiceOverdue(runtime, sub, invoice, now);
 }
 
 async function retryOpenInvoice(runtime: Runtime, sub: Subscription, now: Date): Promise<DutyOutcome> {
-  const invoice = await runtime.db.prisma.invoice.findFirst({ where: { tenantId: sub.tenantId, subscriptionId: sub.id, status: "OPEN" }, orderBy: { dueAt: "desc" } });
+  const [invoice] = await sqlQuery<Invoice>(runtime.db.prisma, LATEST_OPEN_INVOICE, [sub.tenantId, sub.id]);
   if (!invoice) return idle(runtime, sub, null);
   if (sub.collectionMethod === "CARD_AUTO" && sub.paymentMethodId) return chargeOutcome(await chargeInvoice(runtime, { tenantId: sub.tenantId, invoiceId: invoice.id, now }));
   return markInvoiceOverdue(runtime, sub, invoice, now);
@@ -126,8 +136,7 @@ function pixExpiry(due: Date): Date {
 }
 
 async function idle(runtime: Runtime, sub: Subscription, next: Date | null): Promise<"idle"> {
-  // A cancel does not wait for the run's lease: a subscription canceled since it was read keeps no next duty.
-  await runtime.db.prisma.subscription.updateMany({ where: { id: sub.id, tenantId: sub.tenantId, status: { not: "CANCELED" } }, data: { nextBillingAt: next } });
+  await sqlExecute(runtime.db.prisma, SET_NEXT_DUTY, [sub.id, sub.tenantId, next, runtime.wallClock.now()]);
   return "idle";
 }
 

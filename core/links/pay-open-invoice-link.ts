@@ -42,7 +42,7 @@ export async function payInvoiceByCard(
     const token = await tokenizeOnPage(gw, invoiceId, input.card, { tenantId, customerId: invoice.subscription.customerId }, { chargeFollows: true });
     // The card is kept detached until the charge is approved: a refused card never becomes the subscription's.
     const method = await saveCard(prisma, { tenantId, customerId: invoice.subscription.customerId, gatewayAccountId: account.id, token, detachedAt: now });
-    const payment = await createInvoiceAttempt(prisma, { invoice, account, method: "CARD", card: method });
+    const payment = await createInvoiceAttempt(prisma, { invoice, account, method: "CARD", card: method, at: runtime.wallClock.now() });
     const result = await chargeCard(
       { ...gw, paymentId: payment.id },
       { token: method.token, amountCents: cents(invoice.amountCents), currency: invoice.currency, idempotencyKey: payment.idempotencyKey, reference: invoiceId },

@@ -1,0 +1,39 @@
+// The column lists of core/shared/row-columns.ts read a row exactly as Prisma's model read does:
+// every field, same names, same values (a column added to the model and not to the list fails here).
+import { describe, expect, it } from "vitest";
+import { sqlQuery } from "../../../prisma/direct-sql.ts";
+import { gatewayAccountColumns, invoiceColumns, paymentColumns, paymentMethodColumns, subscriptionColumns } from "../../../core/shared/row-columns.ts";
+import { testService } from "../../helpers/service.ts";
+import { newTenant } from "../../helpers/tenant.ts";
+import { subscribe } from "../../helpers/billing.ts";
+
+describe("row column lists", () => {
+  it("read subscriptions, invoices, payment methods and gateway accounts as Prisma does", async () => {
+    const { runtime } = await testService();
+    const prisma = runtime.db.prisma;
+    const t = await newTenant();
+    const { subscription_id: subscriptionId } = await subscribe(t.monthlyOfferId, { utm_source: "news" });
+    const sub = await prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId! } });
+    const [raw] = await sqlQuery(prisma, `SELECT ${subscriptionColumns("s")} FROM subscriptions s WHERE s.id = $1`, [subscriptionId]);
+    expect(raw).toEqual(sub);
+    const invoice = await prisma.invoice.findFirstOrThrow({ where: { subscriptionId } });
+    expect((await sqlQuery(prisma, `SELECT ${invoiceColumns()} FROM invoices WHERE id = $1`, [invoice.id]))[0]).toEqual(invoice);
+    const pm = await prisma.paymentMethod.findUniqueOrThrow({ where: { id: sub.paymentMethodId! } });
+    expect((await sqlQuery(prisma, `SELECT ${paymentMethodColumns("pm")} FROM payment_methods pm WHERE pm.id = $1`, [pm.id]))[0]).toEqual(pm);
+    const account = await prisma.gatewayAccount.findUniqueOrThrow({ where: { id: pm.gatewayAccountId } });
+    expect((await sqlQuery(prisma, `SELECT ${gatewayAccountColumns()} FROM gateway_accounts WHERE id = $1`, [account.id]))[0]).toEqual(account);
+    const payment = await prisma.payment.findFirstOrThrow({ where: { subscriptionId } });
+    expect((await sqlQuery(prisma, `SELECT ${paymentColumns()} FROM payments WHERE id = $1`, [payment.id]))[0]).toEqual(payment);
+    // And inside a transaction, on its own connection.
+    const inTx = await prisma.$transaction((tx) => sqlQuery(tx, `SELECT ${subscriptionColumns()} FROM subscriptions WHERE id = $1`, [subscriptionId]));
+    expect(inTx[0]).toEqual(sub);
+    // Each model's every scalar field is in its list.
+    const fieldsOf = (model: string) => Object.keys((prisma as unknown as Record<string, { fields: Record<string, unknown> }>)[model]!.fields);
+    const aliases = (list: string) => [...list.matchAll(/AS "(\w+)"/g)].map((m) => m[1]).sort();
+    expect(aliases(subscriptionColumns())).toEqual(fieldsOf("subscription").sort());
+    expect(aliases(invoiceColumns())).toEqual(fieldsOf("invoice").sort());
+    expect(aliases(paymentMethodColumns())).toEqual(fieldsOf("paymentMethod").sort());
+    expect(aliases(gatewayAccountColumns())).toEqual(fieldsOf("gatewayAccount").sort());
+    expect(aliases(paymentColumns())).toEqual(fieldsOf("payment").sort());
+  });
+});
