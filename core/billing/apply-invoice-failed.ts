@@ -7,13 +7,13 @@ import type { Tx } from "../shared/tx.ts";
 import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
 import { nextRetryAt } from "../shared/periods.ts";
 import { isIn, LIVING } from "../shared/status-sets.ts";
-import { moveStatus } from "../shared/transition.ts";
+import { moveRefused, moveStatusRows } from "../shared/transition.ts";
 
 export type FailureEffect = "past_due" | "retry_scheduled" | "suspended" | "none";
 
 export async function applyInvoiceFailed(
   tx: Tx,
-  input: { subscription: Pick<Subscription, "id" | "tenantId" | "status">; invoice: Invoice; attemptsMade: number; now: Date },
+  input: { subscription: Pick<Subscription, "id" | "tenantId" | "status">; invoice: Pick<Invoice, "dueAt">; attemptsMade: number; now: Date; /** Stamps updated_at. */ wallNow: Date },
 ): Promise<FailureEffect> {
   const { subscription: sub, invoice, now } = input;
   // Failed attempts made from a payment page on a suspended or canceled subscription change nothing.
@@ -24,12 +24,14 @@ export async function applyInvoiceFailed(
   if (sub.status !== "PAST_DUE") [effect, types] = ["past_due", ["invoice.payment_failed", "subscription.past_due"]];
   else if (retryAt) [effect, types] = ["retry_scheduled", ["invoice.payment_failed"]];
   else [effect, types] = ["suspended", ["invoice.payment_failed", "subscription.suspended"]];
-  await moveStatus(tx, SUBSCRIPTION, {
-    id: sub.id,
-    tenantId: sub.tenantId,
-    to: effect === "suspended" ? "SUSPENDED" : "PAST_DUE",
-    data: { nextBillingAt: effect === "suspended" ? null : retryAt },
+  // One statement under the transition table's guard (moveStatusRows), without Prisma's compiler: every dunning step runs it.
+  const to = effect === "suspended" ? "SUSPENDED" : "PAST_DUE";
+  const moved = await moveStatusRows(tx, SUBSCRIPTION, {
+    to,
+    columns: { next_billing_at: "timestamp", updated_at: "timestamp" },
+    rows: [{ id: sub.id, tenantId: sub.tenantId, values: { next_billing_at: effect === "suspended" ? null : retryAt, updated_at: input.wallNow } }],
   });
+  if (moved.length !== 1) throw moveRefused("subscription", to);
   await emitSubscriptionEvents(tx, { tenantId: sub.tenantId, subscriptionId: sub.id, types, at: now });
   return effect;
 }

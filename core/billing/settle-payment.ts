@@ -224,7 +224,7 @@ async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeas
   const reopened = await applyInvoicesPaid(tx, opened, wallNow, { releaseLease: releaseLeases });
   for (const [i, r] of done.entries()) {
     if (!r) continue;
-    results[i] = await follow(tx, r);
+    results[i] = await follow(tx, r, wallNow);
   }
   if (releaseLeases) {
     const rest = subIds.filter((id) => !reopened.has(id));
@@ -246,7 +246,9 @@ function refundOf(r: Row): { amountCents: number; reason: string } | null {
 }
 
 /** The order's side and the dunning side, row by row (rare in a batch: declines, orders). */
-async function follow(tx: Tx, r: Row): Promise<SettleResult> {
+const COUNT_FAILED_ATTEMPT = `UPDATE invoices SET attempt_count = attempt_count + 1 WHERE id = $1 RETURNING due_at AS "dueAt", attempt_count AS "attemptCount"`;
+
+async function follow(tx: Tx, r: Row, wallNow: Date): Promise<SettleResult> {
   const { d, payment, s } = r;
   switch (d.result) {
     case "already_settled":
@@ -263,8 +265,8 @@ async function follow(tx: Tx, r: Row): Promise<SettleResult> {
       if (d.cancelOrder && r.order) await tryMoveStatus(tx, ORDER, { id: r.order.id, tenantId: r.order.tenantId, to: "CANCELED" });
       if (!d.dunning || !r.invoice || !r.subscription) return "none";
       {
-        const updated = await tx.invoice.update({ where: { id: r.invoice.id }, data: { attemptCount: { increment: 1 } } });
-        return applyInvoiceFailed(tx, { subscription: r.subscription, invoice: updated, attemptsMade: updated.attemptCount, now: s.now });
+        const [updated] = await sqlQuery<{ dueAt: Date; attemptCount: number }>(tx, COUNT_FAILED_ATTEMPT, [r.invoice.id]);
+        return applyInvoiceFailed(tx, { subscription: r.subscription, invoice: updated!, attemptsMade: updated!.attemptCount, now: s.now, wallNow });
       }
   }
 }

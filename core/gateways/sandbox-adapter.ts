@@ -201,16 +201,6 @@ export class SandboxAdapter implements GatewayAdapter {
     });
   }
 
-  /** Earliest scheduled chargeback of a tenant (advanceClock steps to it). */
-  async nextChargebackAt(tenantId: string): Promise<Date | null> {
-    const row = await this.prisma.sandboxCharge.findFirst({
-      where: { tenantId, chargebackAt: { not: null }, chargedBackAt: null },
-      orderBy: { chargebackAt: "asc" },
-      select: { chargebackAt: true },
-    });
-    return row?.chargebackAt ?? null;
-  }
-
   private find(tenantId: string, idempotencyKey: string) {
     return this.prisma.sandboxCharge.findUnique({ where: { tenantId_idempotencyKey: { tenantId, idempotencyKey } } });
   }

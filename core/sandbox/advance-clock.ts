@@ -5,12 +5,12 @@
 import type { Runtime } from "../runtime.ts";
 import { emptySummary, runBillingPass, type BillingPassSummary } from "../billing/run-billing-pass.ts";
 import { AppError, notFound } from "../shared/errors.ts";
-import { attemptsMade, deliverDueNow, nextDeliveryDueAfter } from "../webhooks/deliver-due-now.ts";
+import { attemptsMade, deliverDueNow } from "../webhooks/deliver-due-now.ts";
 import { reconcilePendingRefunds } from "../refunds/reconcile-refunds.ts";
 import { runDueSandboxChargebacks } from "./simulate-chargeback.ts";
 import { voidOrphanCheckoutCharges } from "../checkout/void-orphan-charges.ts";
 import { queueTrialReminders, type TrialReminders, TRIAL_REMINDER_LEAD_MS, trialReminderAt } from "../subscriptions/queue-trial-reminders.ts";
-import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { sqlExecute, sqlQuery } from "../../prisma/direct-sql.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 
 export interface AdvanceClockSummary extends BillingPassSummary {
@@ -108,40 +108,33 @@ function progress(s: AdvanceClockSummary): number {
   return s.renewed + s.charge_failed + s.past_due + s.suspended + s.pix_issued + s.canceled + s.chargebacks + s.idle + s.unknown + s.closed + s.surplus + s.webhook_attempts + s.refunds_settled + s.held + s.trial_reminders;
 }
 
+// Read at every stop of the clock: one statement without Prisma's compiler (prisma/direct-sql.ts). The
+// candidates: the next renewal duty (unless renewals are paused), the next sandbox chargeback, the next
+// webhook retry after the clock, and the next "trial ends in 3 days" instant after it.
+const NEXT_DUE = `
+  SELECT (SELECT CASE WHEN t.renewals_paused THEN NULL ELSE
+            (SELECT min(s.next_billing_at) FROM subscriptions s WHERE s.tenant_id = t.id) END) AS renewal,
+         (SELECT min(c.chargeback_at) FROM sandbox_charges c WHERE c.tenant_id = t.id AND c.chargeback_at IS NOT NULL AND c.charged_back_at IS NULL) AS chargeback,
+         (SELECT min(d.next_attempt_at) FROM webhook_deliveries d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+           WHERE d.tenant_id = t.id AND d.status = 'PENDING' AND d.next_attempt_at > $2 AND ep.active) AS delivery,
+         (SELECT min(s.trial_ends_at) FROM subscriptions s JOIN offers o ON o.id = s.offer_id
+           WHERE s.tenant_id = t.id AND s.status = 'TRIALING' AND NOT s.cancel_at_period_end AND o.trial_days > 3 AND s.trial_ends_at > $3) AS trial_end
+    FROM tenants t WHERE t.id = $1`;
+
 /** The earliest instant anything of this tenant falls due. */
 async function nextDueInstant(runtime: Runtime, tenantId: string, clock: Date): Promise<Date | null> {
-  const prisma = runtime.db.prisma;
-  const [sub, tenant] = await Promise.all([
-    prisma.subscription.findFirst({
-      where: { tenantId, nextBillingAt: { not: null } },
-      orderBy: { nextBillingAt: "asc" },
-      select: { nextBillingAt: true },
-    }),
-    prisma.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { renewalsPaused: true } }),
+  const [row] = await sqlQuery<{ renewal: Date | null; chargeback: Date | null; delivery: Date | null; trial_end: Date | null }>(runtime.db.prisma, NEXT_DUE, [
+    tenantId,
+    clock,
+    new Date(clock.getTime() + TRIAL_REMINDER_LEAD_MS),
   ]);
-  const candidates = [
-    tenant.renewalsPaused ? null : (sub?.nextBillingAt ?? null),
-    await runtime.gateways.sandbox.nextChargebackAt(tenantId),
-    await nextDeliveryDueAfter(runtime, tenantId, clock),
-    await nextTrialReminderAfter(runtime, tenantId, clock),
-  ].filter(
-    (d): d is Date => d !== null,
-  );
+  if (!row) throw notFound("tenant");
+  const candidates = [row.renewal, row.chargeback, row.delivery, row.trial_end ? trialReminderAt(row.trial_end) : null].filter((d): d is Date => d !== null);
   return candidates.length ? new Date(Math.min(...candidates.map((d) => d.getTime()))) : null;
 }
 
-/** The next "trial ends in 3 days" instant after `clock`: the clock stops there so the e-mail goes out on time. */
-async function nextTrialReminderAfter(runtime: Runtime, tenantId: string, clock: Date): Promise<Date | null> {
-  const trial = await runtime.db.prisma.subscription.findFirst({
-    where: { tenantId, status: "TRIALING", cancelAtPeriodEnd: false, offer: { trialDays: { gt: 3 } }, trialEndsAt: { gt: new Date(clock.getTime() + TRIAL_REMINDER_LEAD_MS) } },
-    orderBy: { trialEndsAt: "asc" },
-    select: { trialEndsAt: true },
-  });
-  return trial?.trialEndsAt ? trialReminderAt(trial.trialEndsAt) : null;
-}
-
 async function setClock(runtime: Runtime, tenantId: string, at: Date): Promise<void> {
-  await runtime.db.prisma.tenant.update({ where: { id: tenantId }, data: { clockAt: at } });
+  await sqlExecute(runtime.db.prisma, `UPDATE tenants SET clock_at = $2, updated_at = $3 WHERE id = $1`, [tenantId, at, runtime.wallClock.now()]);
   // Tenant keys carry the clock in the key cache: refresh it so /v1 reads see the new time.
   await runtime.keyCache.invalidateTenant(tenantId);
 }

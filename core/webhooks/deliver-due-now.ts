@@ -49,16 +49,7 @@ export async function deliverDueNow(runtime: Runtime, tenantId: string): Promise
 
 /** Attempts stored so far on the tenant's deliveries, by any dispatcher (attempt counts only grow). */
 export async function attemptsMade(runtime: Runtime, tenantId: string): Promise<number> {
-  const total = await runtime.db.prisma.webhookDelivery.aggregate({ where: { tenantId }, _sum: { attemptCount: true } });
-  return total._sum.attemptCount ?? 0;
+  const [row] = await sqlQuery<{ n: number }>(runtime.db.prisma, `SELECT COALESCE(sum(attempt_count), 0)::int AS n FROM webhook_deliveries WHERE tenant_id = $1`, [tenantId]);
+  return row?.n ?? 0;
 }
 
-/** The earliest pending retry of the tenant after `after`, for advanceClock's stops. */
-export async function nextDeliveryDueAfter(runtime: Runtime, tenantId: string, after: Date): Promise<Date | null> {
-  const row = await runtime.db.prisma.webhookDelivery.findFirst({
-    where: { tenantId, status: "PENDING", nextAttemptAt: { gt: after }, endpoint: { active: true } },
-    orderBy: { nextAttemptAt: "asc" },
-    select: { nextAttemptAt: true },
-  });
-  return row?.nextAttemptAt ?? null;
-}
