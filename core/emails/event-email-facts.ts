@@ -4,7 +4,7 @@ import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
 import { randomBase62, sha256Hex } from "../shared/secrets.ts";
 import type { PaymentMethodFacts } from "./templates/email-content.ts";
-import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { sqlExecute, sqlQuery } from "../../prisma/direct-sql.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 
 const DAY_MS = 86_400_000;
@@ -57,11 +57,12 @@ export async function paidInvoices(tx: Tx, tenantIds: string[], subscriptionIds:
 /** Product names of plans (a receipt or a refund names what was bought). */
 export async function productNames(tx: Tx, tenantIds: string[], planIds: string[]): Promise<Map<string, string>> {
   if (planIds.length === 0) return new Map();
-  const plans = await tx.plan.findMany({
-    where: { id: { in: [...new Set(planIds)] }, tenantId: { in: [...new Set(tenantIds)] } },
-    select: { id: true, product: { select: { name: true } } },
-  });
-  return new Map(plans.map((p) => [p.id, p.product.name]));
+  const plans = await sqlQuery<{ id: string; name: string }>(
+    tx,
+    `SELECT p.id, pr.name FROM plans p JOIN products pr ON pr.id = p.product_id WHERE p.id = ANY($1::text[]) AND p.tenant_id = ANY($2::text[])`,
+    [[...new Set(planIds)], [...new Set(tenantIds)]],
+  );
+  return new Map(plans.map((p) => [p.id, p.name]));
 }
 
 export interface OpenInvoiceFacts {
@@ -76,11 +77,15 @@ export interface OpenInvoiceFacts {
 /** The open invoice of each subscription (the one dunning is collecting), with the next retry. */
 export async function openInvoices(tx: Tx, tenantIds: string[], subscriptionIds: string[]): Promise<Map<string, OpenInvoiceFacts>> {
   if (subscriptionIds.length === 0) return new Map();
-  const invoices = await tx.invoice.findMany({
-    where: { subscriptionId: { in: subscriptionIds }, tenantId: { in: [...new Set(tenantIds)] }, status: "OPEN" },
-    orderBy: [{ dueAt: "desc" }, { id: "desc" }],
-    include: { subscription: { select: { nextBillingAt: true, collectionMethod: true } } },
-  });
+  const invoices = await sqlQuery<{ id: string; subscriptionId: string; amountCents: number; currency: string; dueAt: Date; nextBillingAt: Date | null; collectionMethod: string }>(
+    tx,
+    `SELECT i.id, i.subscription_id AS "subscriptionId", i.amount_cents AS "amountCents", i.currency, i.due_at AS "dueAt",
+            s.next_billing_at AS "nextBillingAt", s.collection_method::text AS "collectionMethod"
+       FROM invoices i JOIN subscriptions s ON s.id = i.subscription_id
+      WHERE i.subscription_id = ANY($1::text[]) AND i.tenant_id = ANY($2::text[]) AND i.status = 'OPEN'
+      ORDER BY i.due_at DESC, i.id DESC`,
+    [subscriptionIds, [...new Set(tenantIds)]],
+  );
   const bySub = new Map<string, OpenInvoiceFacts>();
   for (const i of invoices) {
     if (bySub.has(i.subscriptionId)) continue;
@@ -89,8 +94,8 @@ export async function openInvoices(tx: Tx, tenantIds: string[], subscriptionIds:
       amountCents: i.amountCents,
       currency: i.currency,
       dueAt: i.dueAt,
-      nextBillingAt: i.subscription.nextBillingAt,
-      collectionMethod: i.subscription.collectionMethod,
+      nextBillingAt: i.nextBillingAt,
+      collectionMethod: i.collectionMethod,
     });
   }
   return bySub;
@@ -108,22 +113,27 @@ export async function mintOpenInvoiceLinks(
 ): Promise<Map<string, string>> {
   if (links.length === 0) return new Map();
   const paths = new Map<string, string>();
-  const data = links.map((l) => {
+  const rows = links.map((l) => {
     const token = `pl_${randomBase62(32)}`;
     paths.set(l.invoiceId, `/pay/${token}`);
-    return {
-      id: newId("link"),
-      tenantId: l.tenantId,
-      kind: "OPEN_INVOICE" as const,
-      tokenHash: sha256Hex(token),
-      status: "OPEN" as const,
-      expiresAt: new Date(l.at.getTime() + PAY_LINK_TTL_MS),
-      customerId: l.customerId,
-      subscriptionId: l.subscriptionId,
-      invoiceId: l.invoiceId,
-    };
+    return { id: newId("link"), tenantId: l.tenantId, tokenHash: sha256Hex(token), expiresAt: new Date(l.at.getTime() + PAY_LINK_TTL_MS), l };
   });
-  await tx.link.createMany({ data });
+  await sqlExecute(
+    tx,
+    `INSERT INTO links (id, tenant_id, kind, token_hash, status, expires_at, customer_id, subscription_id, invoice_id)
+     SELECT id, tenant_id, 'OPEN_INVOICE', token_hash, 'OPEN', expires_at, customer_id, subscription_id, invoice_id
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamp(3)[], $5::text[], $6::text[], $7::text[])
+         AS l(id, tenant_id, token_hash, expires_at, customer_id, subscription_id, invoice_id)`,
+    [
+      rows.map((r) => r.id),
+      rows.map((r) => r.tenantId),
+      rows.map((r) => r.tokenHash),
+      rows.map((r) => r.expiresAt.toISOString()),
+      rows.map((r) => r.l.customerId),
+      rows.map((r) => r.l.subscriptionId),
+      rows.map((r) => r.l.invoiceId),
+    ],
+  );
   return paths;
 }
 
