@@ -102,13 +102,15 @@ function textOf(sql: string | Prisma.Sql, values: unknown[]): { text: string; va
   return typeof sql === "string" ? { text: sql, values } : { text: sql.text, values: sql.values };
 }
 
-/** A unique violation answered the way Prisma's are (P2002), so callers keep one test for both paths. */
+/**
+ * A unique violation answered the way Prisma's model calls answer it (P2002), whichever path ran it:
+ * node-postgres's error (code 23505), or a raw query's P2010 that wraps the driver's 23505.
+ */
 function asPrismaError(err: unknown): unknown {
-  const e = err as { code?: string; constraint?: string; message?: string };
-  if (e?.code === "23505") {
-    return new Prisma.PrismaClientKnownRequestError(`Unique constraint failed: ${e.message}`, { code: "P2002", clientVersion: Prisma.prismaVersion.client, meta: { constraint: e.constraint } });
-  }
-  return err;
+  const e = err as { code?: string; constraint?: string; message?: string; meta?: { driverAdapterError?: { cause?: { code?: string; message?: string } } } };
+  const cause = e?.code === "23505" ? { message: e.message, constraint: e.constraint } : e?.meta?.driverAdapterError?.cause?.code === "23505" ? { message: e.meta.driverAdapterError.cause.message } : null;
+  if (!cause) return err;
+  return new Prisma.PrismaClientKnownRequestError(`Unique constraint failed: ${cause.message}`, { code: "P2002", clientVersion: Prisma.prismaVersion.client, meta: { constraint: cause.constraint } });
 }
 
 async function run(client: SqlClient, sql: string | Prisma.Sql, params: unknown[]): Promise<pg.QueryResult | null> {
@@ -128,7 +130,7 @@ export async function sqlQuery<T>(client: SqlClient, sql: string | Prisma.Sql, v
   const result = await run(client, sql, values);
   if (result) return result.rows as T[];
   const { text, values: v } = textOf(sql, values);
-  return client.$queryRawUnsafe<T[]>(text, ...v);
+  return client.$queryRawUnsafe<T[]>(text, ...v).catch((err: unknown) => Promise.reject(asPrismaError(err)));
 }
 
 /** How many rows a statement changed, run in `client`, a client or a transaction. */
@@ -136,5 +138,5 @@ export async function sqlExecute(client: SqlClient, sql: string | Prisma.Sql, va
   const result = await run(client, sql, values);
   if (result) return result.rowCount ?? 0;
   const { text, values: v } = textOf(sql, values);
-  return client.$executeRawUnsafe(text, ...v);
+  return client.$executeRawUnsafe(text, ...v).catch((err: unknown) => Promise.reject(asPrismaError(err)));
 }
