@@ -1,9 +1,7 @@
 // Random secrets and hashing. Clear API keys and link tokens are never stored; only their SHA-256.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import * as common from "@zxcvbn-ts/language-common";
-import * as en from "@zxcvbn-ts/language-en";
-import * as ptBr from "@zxcvbn-ts/language-pt-br";
+import { createRequire } from "node:module";
+import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -69,13 +67,36 @@ export const MIN_OPERATOR_TOKEN_GUESSES_LOG10 = 24;
  */
 export const MAX_OPERATOR_TOKEN_WORD_SHARE = 0.5;
 
+// The dictionaries hold about 15 MB of heap (30 MB of resident memory) that a process needs only for a
+// password or token check: a start-up check of the operator's token, a member choosing a password. They
+// are loaded on demand through `require` and let go ten seconds after the last check, evicted from
+// require's cache so the collector can take them; the next check pays the load again (about half a second).
+const ESTIMATOR_PACKAGES = ["@zxcvbn-ts/core", "@zxcvbn-ts/language-common", "@zxcvbn-ts/language-en", "@zxcvbn-ts/language-pt-br"];
+const KEEP_ESTIMATOR_MS = 10_000;
+const load = createRequire(import.meta.url);
 let estimator: ZxcvbnFactory | undefined;
+let release: NodeJS.Timeout | undefined;
 
-/** zxcvbn with the common passwords, English and Brazilian Portuguese words and keyboard layouts (made once: building it is slow). */
+/** zxcvbn with the common passwords, English and Brazilian Portuguese words and keyboard layouts (made once per use: building it is slow). */
 function strengthEstimator(): ZxcvbnFactory {
-  // l33tMaxSubstitutions: the default 100 makes one check on a long token take seconds; 10 still finds "P@ssw0rd".
-  estimator ??= new ZxcvbnFactory({ dictionary: { ...common.dictionary, ...en.dictionary, ...ptBr.dictionary }, graphs: common.adjacencyGraphs, l33tMaxSubstitutions: 10 });
+  if (!estimator) {
+    const [core, common, en, ptBr] = ESTIMATOR_PACKAGES.map((name) => load(name)) as [
+      typeof import("@zxcvbn-ts/core"),
+      typeof import("@zxcvbn-ts/language-common"),
+      typeof import("@zxcvbn-ts/language-en"),
+      typeof import("@zxcvbn-ts/language-pt-br"),
+    ];
+    // l33tMaxSubstitutions: the default 100 makes one check on a long token take seconds; 10 still finds "P@ssw0rd".
+    estimator = new core.ZxcvbnFactory({ dictionary: { ...common.dictionary, ...en.dictionary, ...ptBr.dictionary }, graphs: common.adjacencyGraphs, l33tMaxSubstitutions: 10 });
+  }
+  clearTimeout(release);
+  release = setTimeout(dropEstimator, KEEP_ESTIMATOR_MS).unref();
   return estimator;
+}
+
+function dropEstimator(): void {
+  estimator = undefined;
+  for (const id of Object.keys(load.cache)) if (id.includes("/node_modules/@zxcvbn-ts/")) delete load.cache[id];
 }
 
 /** What zxcvbn makes of a token: log10 of its guesses, the patterns it found, and the share of characters in words. */
