@@ -8,7 +8,8 @@ import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
 import { queueEventEmails } from "../emails/queue-event-emails.ts";
 import { sqlExecute } from "../../prisma/direct-sql.ts";
-import { subscriptionDetailInclude, subscriptionPayload } from "../payloads/subscription-payload.ts";
+import { subscriptionPayload } from "../payloads/subscription-payload.ts";
+import { readSubscriptionDetails } from "../payloads/read-subscription-details.ts";
 
 export async function emitSubscriptionEvents(
   tx: Tx,
@@ -27,7 +28,7 @@ export async function emitSubscriptionEventsMany(tx: Tx, items: { tenantId: stri
   for (const type of wanted.flatMap((i) => i.types)) {
     if (!EVENT_CATALOGUE[type].subjects.includes("subscription")) throw new Error(`${type} cannot carry subscription data`);
   }
-  const subs = await tx.subscription.findMany({ where: { id: { in: wanted.map((i) => i.subscriptionId) } }, include: subscriptionDetailInclude });
+  const subs = await readSubscriptionDetails(tx, [...new Set(wanted.map((i) => i.subscriptionId))]);
   const byId = new Map(subs.map((s) => [s.id, s]));
   const rows = wanted.flatMap((i) => {
     const sub = byId.get(i.subscriptionId);

@@ -5,14 +5,16 @@ import type { Prisma } from "../../generated/prisma/client.ts";
 import { orderEventBody } from "../payloads/order-body.ts";
 import { paymentFields, lastPaymentPayload } from "../payloads/payment-payload.ts";
 import { referralEventBody } from "../payloads/referral-body.ts";
-import { subscriptionDetailInclude, subscriptionPayload, trackingFields } from "../payloads/subscription-payload.ts";
+import { subscriptionPayload, trackingFields } from "../payloads/subscription-payload.ts";
+import { readSubscriptionDetails } from "../payloads/read-subscription-details.ts";
 import type { Tx } from "../shared/tx.ts";
 
 export type EventData = Record<string, unknown>;
 
 /** subscription.* and invoice.* events (and payment.refunded of a subscription). */
 export async function subscriptionEventData(tx: Tx, tenantId: string, subscriptionId: string): Promise<EventData> {
-  const sub = await tx.subscription.findFirstOrThrow({ where: { id: subscriptionId, tenantId }, include: subscriptionDetailInclude });
+  const [sub] = await readSubscriptionDetails(tx, [subscriptionId]);
+  if (!sub || sub.tenantId !== tenantId) throw new Error(`subscription ${subscriptionId} not found`);
   return subscriptionPayload(sub);
 }
 

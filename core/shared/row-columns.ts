@@ -3,13 +3,41 @@
 // A column added to one of these models must be added here too: test/core/row-columns.test.ts
 // compares each list with a Prisma read of the same row.
 
-/** `prefix`: the table's alias in the statement ("s" gives "s.id"). */
-function columns(prefix: string, list: [field: string, sql: string][]): string {
+/**
+ * `prefix`: the table's alias in the statement ("s" gives "s.id"). `as`: put before each field's name
+ * ("lp_" gives "lp_id"), to read two tables' rows in one statement (`pickRow` takes them apart).
+ */
+function columns(prefix: string, list: [field: string, sql: string][], as = ""): string {
   const p = prefix ? `${prefix}.` : "";
-  return list.map(([field, sql]) => `${sql.replace(/\{\}/g, p)} AS "${field}"`).join(", ");
+  return list.map(([field, sql]) => `${sql.replace(/\{\}/g, p)} AS "${as}${field}"`).join(", ");
 }
 
-export const subscriptionColumns = (prefix = "") =>
+/** The fields read under `as` (see `columns`) as a row of their own; null when its id is null (no row joined). */
+export function pickRow<T>(row: Record<string, unknown>, as: string): T | null {
+  if (row[`${as}id`] === null || row[`${as}id`] === undefined) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) if (k.startsWith(as)) out[k.slice(as.length)] = v;
+  return out as T;
+}
+
+export const customerColumns = (prefix = "", as = "") =>
+  columns(
+    prefix,
+    [
+      ["id", "{}id"],
+      ["tenantId", "{}tenant_id"],
+      ["externalId", "{}external_id"],
+      ["email", "{}email"],
+      ["name", "{}name"],
+      ["phone", "{}phone"],
+      ["doc", "{}doc"],
+      ["createdAt", "{}created_at"],
+      ["updatedAt", "{}updated_at"],
+    ],
+    as,
+  );
+
+export const subscriptionColumns = (prefix = "", as = "") =>
   columns(prefix, [
     ["id", "{}id"],
     ["tenantId", "{}tenant_id"],
@@ -38,9 +66,9 @@ export const subscriptionColumns = (prefix = "") =>
     ["billingLeaseUntil", "{}billing_lease_until"],
     ["createdAt", "{}created_at"],
     ["updatedAt", "{}updated_at"],
-  ]);
+  ], as);
 
-export const invoiceColumns = (prefix = "") =>
+export const invoiceColumns = (prefix = "", as = "") =>
   columns(prefix, [
     ["id", "{}id"],
     ["tenantId", "{}tenant_id"],
@@ -57,9 +85,9 @@ export const invoiceColumns = (prefix = "") =>
     ["paidAt", "{}paid_at"],
     ["discountCents", "{}discount_cents"],
     ["createdAt", "{}created_at"],
-  ]);
+  ], as);
 
-export const paymentMethodColumns = (prefix = "") =>
+export const paymentMethodColumns = (prefix = "", as = "") =>
   columns(prefix, [
     ["id", "{}id"],
     ["tenantId", "{}tenant_id"],
@@ -72,9 +100,9 @@ export const paymentMethodColumns = (prefix = "") =>
     ["expYear", "{}exp_year"],
     ["detachedAt", "{}detached_at"],
     ["createdAt", "{}created_at"],
-  ]);
+  ], as);
 
-export const gatewayAccountColumns = (prefix = "") =>
+export const gatewayAccountColumns = (prefix = "", as = "") =>
   columns(prefix, [
     ["id", "{}id"],
     ["tenantId", "{}tenant_id"],
@@ -88,9 +116,9 @@ export const gatewayAccountColumns = (prefix = "") =>
     ["credentialsRefusedAt", "{}credentials_refused_at"],
     ["apiBaseUrl", "{}api_base_url"],
     ["isDefault", "{}is_default"],
-  ]);
+  ], as);
 
-export const paymentColumns = (prefix = "") =>
+export const paymentColumns = (prefix = "", as = "") =>
   columns(prefix, [
     ["id", "{}id"],
     ["tenantId", "{}tenant_id"],
@@ -123,4 +151,4 @@ export const paymentColumns = (prefix = "") =>
     ["pixExpiresAt", "{}pix_expires_at"],
     ["paidAt", "{}paid_at"],
     ["createdAt", "{}created_at"],
-  ]);
+  ], as);

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { sqlQuery } from "../../../prisma/direct-sql.ts";
 import { gatewayAccountColumns, invoiceColumns, paymentColumns, paymentMethodColumns, subscriptionColumns } from "../../../core/shared/row-columns.ts";
 import { testService } from "../../helpers/service.ts";
+import { readSubscriptionDetails } from "../../../core/payloads/read-subscription-details.ts";
+import { subscriptionDetailInclude } from "../../../core/payloads/subscription-payload.ts";
 import { newTenant } from "../../helpers/tenant.ts";
 import { subscribe } from "../../helpers/billing.ts";
 
@@ -24,9 +26,19 @@ describe("row column lists", () => {
     expect((await sqlQuery(prisma, `SELECT ${gatewayAccountColumns()} FROM gateway_accounts WHERE id = $1`, [account.id]))[0]).toEqual(account);
     const payment = await prisma.payment.findFirstOrThrow({ where: { subscriptionId } });
     expect((await sqlQuery(prisma, `SELECT ${paymentColumns()} FROM payments WHERE id = $1`, [payment.id]))[0]).toEqual(payment);
+    // The event data's read, with a scheduled plan change, a coupon and a last payment in it.
+    const coupon = await prisma.coupon.create({ data: { id: `cpn_${subscriptionId}`, tenantId: t.tenantId, code: `C${Date.now()}`, percentOff: 10, cycles: 3 } });
+    await prisma.couponRedemption.create({ data: { id: `red_${subscriptionId}`, tenantId: t.tenantId, couponId: coupon.id, customerId: sub.customerId, subscriptionId: subscriptionId!, cyclesRemaining: 2 } });
+    await prisma.subscription.update({ where: { id: subscriptionId! }, data: { pendingOfferId: t.yearlyOfferId, pendingOfferEffectiveAt: sub.currentPeriodEnd } });
+    const viaPrisma = await prisma.subscription.findMany({ where: { id: { in: [subscriptionId!] } }, include: subscriptionDetailInclude });
+    const direct = await prisma.$transaction((tx) => readSubscriptionDetails(tx, [subscriptionId!]));
+    expect(direct).toEqual(viaPrisma);
+    expect(direct[0]!.redemptions).toHaveLength(1);
+    expect(direct[0]!.pendingOffer?.id).toBe(t.yearlyOfferId);
+    expect(direct[0]!.lastPayment?.id).toBeTruthy();
     // And inside a transaction, on its own connection.
     const inTx = await prisma.$transaction((tx) => sqlQuery(tx, `SELECT ${subscriptionColumns()} FROM subscriptions WHERE id = $1`, [subscriptionId]));
-    expect(inTx[0]).toEqual(sub);
+    expect(inTx[0]).toEqual(await prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId! } }));
     // Each model's every scalar field is in its list.
     const fieldsOf = (model: string) => Object.keys((prisma as unknown as Record<string, { fields: Record<string, unknown> }>)[model]!.fields);
     const aliases = (list: string) => [...list.matchAll(/AS "(\w+)"/g)].map((m) => m[1]).sort();
