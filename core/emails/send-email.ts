@@ -10,9 +10,18 @@ import { classifyEmailError, emailBackoffMs, headerText, isCleanAddress, MAX_EMA
 import type { Mailer } from "./mailer.ts";
 import { renderOutboxEmail } from "./render-outbox-email.ts";
 import type { LinkVault } from "./team-email-link.ts";
+import { sqlExecute } from "../../prisma/direct-sql.ts";
 import { isTeamTemplate } from "./templates/email-content.ts";
 
 export type SendOutcome = "sent" | "retry" | "failed";
+
+// Every message sent ends with this write (one per receipt in a checkout burst): a plain statement
+// without Prisma's compiler (prisma/direct-sql.ts). The rendered parts and a team link's params are
+// written only when given; the status trigger still refuses any move but PENDING -> SENT.
+const MARK_SENT = `
+  UPDATE email_messages SET status = 'SENT', attempts = $2, sent_at = $3, last_error_category = NULL, last_error = NULL, lease_until = NULL,
+         body = COALESCE($4, body), html = COALESCE($5, html), params = COALESCE($6::jsonb, params)
+   WHERE id = $1 AND status = 'PENDING'`;
 
 export async function sendEmail(
   deps: { prisma: PrismaClient; mailer: Mailer; logger: Logger; from: string; now: () => Date; publicUrl: string; linkVault?: LinkVault; faults?: (point: FaultPoint) => void },
@@ -87,10 +96,14 @@ export async function sendEmail(
   }
   // A crash from here to the SENT write repeats the message (same Message-ID) once the lease runs out.
   deps.faults?.("after-email-accepted");
-  await deps.prisma.emailMessage.updateMany({
-    where: { id: email.id, status: "PENDING" },
-    data: { status: "SENT", attempts, sentAt: deps.now(), lastErrorCategory: null, lastError: null, leaseUntil: null, ...parts, ...(team ? { params: withoutLink(email.params) } : {}) },
-  });
+  await sqlExecute(deps.prisma, MARK_SENT, [
+    email.id,
+    attempts,
+    deps.now(),
+    parts.body ?? null,
+    parts.html ?? null,
+    team ? JSON.stringify(withoutLink(email.params)) : null,
+  ]);
   deps.faults?.("after-email-sent");
   return "sent";
 }
