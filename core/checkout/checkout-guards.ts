@@ -11,8 +11,8 @@ export function fieldError(field: string, error: string): AppError {
 
 const CUSTOMER_COLUMNS = `id, tenant_id AS "tenantId", external_id AS "externalId", email, name, phone, doc, created_at AS "createdAt", updated_at AS "updatedAt"`;
 // Read on every checkout post: plain statements, without Prisma's compiler (prisma/direct-sql.ts).
-const BY_EMAIL = `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE tenant_id = $1 AND email = $2`;
-const BY_EXTERNAL_ID = `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE tenant_id = $1 AND external_id = $2`;
+// One statement answers both keys: the customer with this e-mail, and the one with this external id.
+const BY_EMAIL_OR_EXTERNAL_ID = `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE tenant_id = $1 AND (email = $2 OR external_id = $3)`;
 
 /** The existing customer this checkout belongs to, or null for a new one. */
 export async function findCheckoutCustomer(
@@ -20,9 +20,10 @@ export async function findCheckoutCustomer(
   tenantId: string,
   input: { externalId: string | null; email: string },
 ): Promise<Customer | null> {
-  const [byEmail = null] = await sqlQuery<Customer>(prisma, BY_EMAIL, [tenantId, input.email]);
+  const found = await sqlQuery<Customer>(prisma, BY_EMAIL_OR_EXTERNAL_ID, [tenantId, input.email, input.externalId]);
+  const byEmail = found.find((c) => c.email === input.email) ?? null;
   if (!input.externalId) return byEmail;
-  const [byExternalId = null] = await sqlQuery<Customer>(prisma, BY_EXTERNAL_ID, [tenantId, input.externalId]);
+  const byExternalId = found.find((c) => c.externalId === input.externalId) ?? null;
   if (byExternalId && byExternalId.email.toLowerCase() !== input.email.toLowerCase()) {
     throw fieldError("external_id", "este identificador já pertence a um cliente com outro e-mail");
   }

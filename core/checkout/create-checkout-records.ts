@@ -2,7 +2,6 @@
 // subscription, its first invoice and payment, the coupon redemption and the outbox events. A card
 // charged at checkout is settled in the same transaction by the one settlement (settle-payment.ts):
 // the subscription is born waiting for its first payment and the approved verdict activates it.
-import { settleChargeIntent } from "./checkout-charge-intent.ts";
 import { Prisma, type Coupon, type Customer, type SubscriptionStatus } from "../../generated/prisma/client.ts";
 import type { Tx } from "../shared/tx.ts";
 import type { EventType } from "../events/event-types.ts";
@@ -16,7 +15,7 @@ import { queuePixChargeEmail } from "../emails/queue-pix-charge-email.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
 import { fieldError } from "./checkout-guards.ts";
 import { couponRefusal } from "./refusal-texts.ts";
-import { sqlExecute } from "../../prisma/direct-sql.ts";
+import { sqlExecute, sqlQuery } from "../../prisma/direct-sql.ts";
 
 export interface SavedCard {
   token: string;
@@ -48,58 +47,14 @@ export interface CheckoutRecords {
   now: Date;
 }
 
-// The sale's rows, written as plain statements on the transaction's connection: through Prisma's
-// compiler each insert cost more CPU than the rest of the checkout together (prisma/direct-sql.ts).
-const INSERT_PAYMENT_METHOD = `
-  INSERT INTO payment_methods (id, tenant_id, customer_id, gateway_account_id, token, brand, last4, exp_month, exp_year, created_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
-const INSERT_SUBSCRIPTION = `
-  INSERT INTO subscriptions (id, tenant_id, customer_id, offer_id, plan_id, status, collection_method, payment_method_id, currency,
-    current_period_start, current_period_end, anchor_day, trial_ends_at, next_billing_at, tracking, referral_code, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6::text::"SubscriptionStatus", $7::text::"CollectionMethod", $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16, $17, $17)`;
-const INSERT_INVOICE = `
-  INSERT INTO invoices (id, tenant_id, subscription_id, kind, period_start, period_end, due_at, amount_cents, discount_cents, currency, status, attempt_count, created_at)
-  VALUES ($1, $2, $3, 'FIRST', $4, $5, $4, $6, $7, $8, 'OPEN', $9, $10)`;
-const INSERT_PAYMENT = `
-  INSERT INTO payments (id, tenant_id, customer_id, subscription_id, invoice_id, kind, method, method_kind, amount_cents, currency, status,
-    idempotency_key, gateway_account_id, provider, gateway_charge_id, payment_method_id, card_brand, card_last4, pix_copy_paste, pix_expires_at, created_at)
-  VALUES ($1, $2, $3, $4, $5, 'RECURRING', $6::text::"PaymentMethodType", $7, $8, $9, 'PROCESSING', $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`;
-const INSERT_CUSTOMER = `
-  INSERT INTO customers (id, tenant_id, external_id, email, name, phone, doc, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`;
-const FILL_CUSTOMER = `UPDATE customers SET phone = $2, doc = $3, updated_at = $4 WHERE id = $1`;
-
+// The sale's rows go in as one statement on the transaction's connection (data-modifying CTEs; foreign
+// keys are checked at its end): through Prisma's compiler each insert cost more CPU than the rest of the
+// checkout, and each statement is a round trip (prisma/direct-sql.ts).
 export async function createCheckoutRecords(runtime: Runtime, r: CheckoutRecords): Promise<void> {
   const wallNow = runtime.wallClock.now();
   const refunds = await runtime.db.prisma.$transaction(async (tx): Promise<SurplusRefund[]> => {
-    // The card charge announced before the gateway call becomes this sale's (or is refused: being voided).
-    if (r.payment?.method === "CARD") await settleChargeIntent(tx, r.payment.idempotencyKey);
-    const customerId = await upsertCheckoutCustomer(tx, { tenantId: r.tenantId, newCustomerId: r.ids.customerId, input: r.input, existing: r.existingCustomer, at: wallNow });
-    const paymentMethodId = r.card ? newId("paymentMethod") : null;
-    if (r.card) {
-      const c = r.card;
-      await sqlExecute(tx, INSERT_PAYMENT_METHOD, [paymentMethodId, r.tenantId, customerId, r.gatewayAccount.id, c.token, c.brand, c.last4, c.expMonth, c.expYear, wallNow]);
-    }
-    await sqlExecute(tx, INSERT_SUBSCRIPTION, [
-      r.ids.subscriptionId,
-      r.tenantId,
-      customerId,
-      r.offer.id,
-      r.offer.planId,
-      r.status,
-      r.input.method === "card" ? "CARD_AUTO" : "PIX_MANUAL",
-      paymentMethodId,
-      r.offer.currency,
-      r.period.start,
-      r.period.end,
-      r.period.anchorDay,
-      r.period.trialEndsAt,
-      r.period.nextBillingAt,
-      r.input.tracking ? JSON.stringify(r.input.tracking) : null,
-      r.input.ref ?? null,
-      wallNow,
-    ]);
+    const { customerId } = await writeSaleRows(tx, r, wallNow);
     if (r.coupon) await redeemCoupon(tx, r, customerId);
-    if (r.firstInvoice) await createFirstInvoice(tx, r, customerId, paymentMethodId, wallNow);
     const settled = r.payment?.method === "CARD" ? await settleFirstCharge(tx, r, r.payment.verdict, wallNow) : [];
     if (r.payment?.method === "PIX" && r.firstInvoice) await queuePixChargeEmail(tx, { tenantId: r.tenantId, paymentId: r.ids.paymentId, publicUrl: runtime.config.publicUrl, at: r.now });
     await emitSubscriptionEvents(tx, { tenantId: r.tenantId, subscriptionId: r.ids.subscriptionId, types: r.events, at: r.now });
@@ -121,19 +76,28 @@ async function settleFirstCharge(tx: Prisma.TransactionClient, r: CheckoutRecord
   return refunds;
 }
 
+type CustomerInput = { tenantId: string; newCustomerId: string; input: CheckoutInput; existing: Customer | null; /** Wall clock, for created_at/updated_at. */ at: Date };
+
 /** The checkout's customer: the one found (gaps filled) or a new one; its id. Subscriptions and orders alike. */
-export async function upsertCheckoutCustomer(
-  tx: Prisma.TransactionClient,
-  r: { tenantId: string; newCustomerId: string; input: CheckoutInput; existing: Customer | null; /** Wall clock, for created_at/updated_at. */ at: Date },
-): Promise<string> {
+export async function upsertCheckoutCustomer(tx: Tx, r: CustomerInput): Promise<string> {
+  const write = customerWrite(r);
+  await sqlExecute(tx, write.sql);
+  return write.id;
+}
+
+/** The statement that writes the checkout's customer, and its id. */
+function customerWrite(r: CustomerInput): { id: string; sql: Prisma.Sql } {
   if (r.existing) {
     // Fill what the record lacks; never overwrite what the tenant already manages.
-    await sqlExecute(tx, FILL_CUSTOMER, [r.existing.id, r.existing.phone ?? r.input.phone ?? null, r.existing.doc ?? r.input.doc ?? null, r.at]);
-    return r.existing.id;
+    const e = r.existing;
+    return { id: e.id, sql: Prisma.sql`UPDATE customers SET phone = ${e.phone ?? r.input.phone ?? null}::text, doc = ${e.doc ?? r.input.doc ?? null}::text, updated_at = ${r.at}::timestamp(3) WHERE id = ${e.id}` };
   }
   const id = r.newCustomerId;
-  await sqlExecute(tx, INSERT_CUSTOMER, [id, r.tenantId, r.input.externalId ?? id, r.input.email, r.input.name, r.input.phone ?? null, r.input.doc ?? null, r.at]);
-  return id;
+  return {
+    id,
+    sql: Prisma.sql`INSERT INTO customers (id, tenant_id, external_id, email, name, phone, doc, created_at, updated_at)
+      VALUES (${id}, ${r.tenantId}, ${r.input.externalId ?? id}, ${r.input.email}, ${r.input.name}, ${r.input.phone ?? null}::text, ${r.input.doc ?? null}::text, ${r.at}::timestamp(3), ${r.at}::timestamp(3))`,
+  };
 }
 
 async function redeemCoupon(tx: Prisma.TransactionClient, r: CheckoutRecords, customerId: string): Promise<void> {
@@ -157,31 +121,48 @@ async function redeemCoupon(tx: Prisma.TransactionClient, r: CheckoutRecords, cu
   });
 }
 
-async function createFirstInvoice(tx: Tx, r: CheckoutRecords, customerId: string, paymentMethodId: string | null, wallNow: Date) {
-  const inv = r.firstInvoice!;
-  // Born open and unsettled: a card verdict settles both right after (settleFirstCharge), a Pix its notice.
-  await sqlExecute(tx, INSERT_INVOICE, [r.ids.invoiceId, r.tenantId, r.ids.subscriptionId, r.now, inv.periodEnd, inv.amountCents, inv.discountCents, r.offer.currency, r.payment ? 1 : 0, wallNow]);
-  if (!r.payment) return;
-  const pix = r.payment.method === "PIX" ? r.payment : null;
-  await sqlExecute(tx, INSERT_PAYMENT, [
-    r.ids.paymentId,
-    r.tenantId,
-    customerId,
-    r.ids.subscriptionId,
-    r.ids.invoiceId,
-    r.payment.method,
-    r.payment.method === "CARD" ? "credit_card" : "pix",
-    inv.amountCents,
-    r.offer.currency,
-    r.payment.idempotencyKey,
-    r.gatewayAccount.id,
-    r.gatewayAccount.provider,
-    r.payment.method === "PIX" ? r.payment.chargeId : r.payment.verdict.chargeId,
-    paymentMethodId,
-    r.card?.brand ?? null,
-    r.card?.last4 ?? null,
-    pix?.pix.copyPaste ?? null,
-    pix?.pix.expiresAt ?? null,
-    wallNow,
-  ]);
+/**
+ * The customer (new, or found with its gaps filled), the saved card, the subscription, its first invoice
+ * and payment, in one statement. A card charge announced before the gateway call becomes this sale's in
+ * the same statement, or the sale is refused (the reconcile job is voiding it): the caller's catch refunds.
+ */
+async function writeSaleRows(tx: Tx, r: CheckoutRecords, wallNow: Date): Promise<{ customerId: string }> {
+  const customer = customerWrite({ tenantId: r.tenantId, newCustomerId: r.ids.customerId, input: r.input, existing: r.existingCustomer, at: wallNow });
+  const paymentMethodId = r.card ? newId("paymentMethod") : null;
+  const steps: Prisma.Sql[] = [];
+  const owns = r.payment?.method === "CARD";
+  if (r.payment?.method === "CARD") {
+    steps.push(Prisma.sql`intent AS (DELETE FROM checkout_charge_intents WHERE idempotency_key = ${r.payment.idempotencyKey} AND voiding_at IS NULL RETURNING 1)`);
+  }
+  steps.push(Prisma.sql`customer AS (${customer.sql})`);
+  if (r.card) {
+    const c = r.card;
+    steps.push(Prisma.sql`card AS (INSERT INTO payment_methods (id, tenant_id, customer_id, gateway_account_id, token, brand, last4, exp_month, exp_year, created_at)
+      VALUES (${paymentMethodId}, ${r.tenantId}, ${customer.id}, ${r.gatewayAccount.id}, ${c.token}, ${c.brand}, ${c.last4}, ${c.expMonth}::int, ${c.expYear}::int, ${wallNow}::timestamp(3)))`);
+  }
+  steps.push(Prisma.sql`subscription AS (INSERT INTO subscriptions (id, tenant_id, customer_id, offer_id, plan_id, status, collection_method, payment_method_id, currency,
+      current_period_start, current_period_end, anchor_day, trial_ends_at, next_billing_at, tracking, referral_code, created_at, updated_at)
+    VALUES (${r.ids.subscriptionId}, ${r.tenantId}, ${customer.id}, ${r.offer.id}, ${r.offer.planId}, ${r.status}::text::"SubscriptionStatus",
+      ${r.input.method === "card" ? "CARD_AUTO" : "PIX_MANUAL"}::text::"CollectionMethod", ${paymentMethodId}::text, ${r.offer.currency},
+      ${r.period.start}::timestamp(3), ${r.period.end}::timestamp(3), ${r.period.anchorDay}::int, ${r.period.trialEndsAt}::timestamp(3), ${r.period.nextBillingAt}::timestamp(3),
+      ${r.input.tracking ? JSON.stringify(r.input.tracking) : null}::jsonb, ${r.input.ref ?? null}::text, ${wallNow}::timestamp(3), ${wallNow}::timestamp(3)))`);
+  const inv = r.firstInvoice;
+  if (inv) {
+    // Born open and unsettled: a card verdict settles both right after (settleFirstCharge), a Pix its notice.
+    steps.push(Prisma.sql`invoice AS (INSERT INTO invoices (id, tenant_id, subscription_id, kind, period_start, period_end, due_at, amount_cents, discount_cents, currency, status, attempt_count, created_at)
+      VALUES (${r.ids.invoiceId}, ${r.tenantId}, ${r.ids.subscriptionId}, 'FIRST', ${r.now}::timestamp(3), ${inv.periodEnd}::timestamp(3), ${r.now}::timestamp(3),
+        ${inv.amountCents}::int, ${inv.discountCents}::int, ${r.offer.currency}, 'OPEN', ${r.payment ? 1 : 0}::int, ${wallNow}::timestamp(3)))`);
+  }
+  if (inv && r.payment) {
+    const pix = r.payment.method === "PIX" ? r.payment : null;
+    steps.push(Prisma.sql`payment AS (INSERT INTO payments (id, tenant_id, customer_id, subscription_id, invoice_id, kind, method, method_kind, amount_cents, currency, status,
+        idempotency_key, gateway_account_id, provider, gateway_charge_id, payment_method_id, card_brand, card_last4, pix_copy_paste, pix_expires_at, created_at)
+      VALUES (${r.ids.paymentId}, ${r.tenantId}, ${customer.id}, ${r.ids.subscriptionId}, ${r.ids.invoiceId}, 'RECURRING', ${r.payment.method}::text::"PaymentMethodType",
+        ${r.payment.method === "CARD" ? "credit_card" : "pix"}, ${inv.amountCents}::int, ${r.offer.currency}, 'PROCESSING', ${r.payment.idempotencyKey},
+        ${r.gatewayAccount.id}, ${r.gatewayAccount.provider}, ${r.payment.method === "PIX" ? r.payment.chargeId : r.payment.verdict.chargeId},
+        ${paymentMethodId}::text, ${r.card?.brand ?? null}::text, ${r.card?.last4 ?? null}::text, ${pix?.pix.copyPaste ?? null}::text, ${pix?.pix.expiresAt ?? null}::timestamp(3), ${wallNow}::timestamp(3)))`);
+  }
+  const [row] = await sqlQuery<{ owned: number }>(tx, Prisma.sql`WITH ${Prisma.join(steps, ", ")} SELECT ${owns ? Prisma.sql`(SELECT count(*)::int FROM intent)` : Prisma.sql`1`} AS owned`);
+  if (row?.owned !== 1) throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
+  return { customerId: customer.id };
 }

@@ -12,13 +12,14 @@ import { newId } from "../shared/ids.ts";
 import { findCheckoutCoupon, findCheckoutCustomer, fieldError } from "./checkout-guards.ts";
 import type { CheckoutInput, CheckoutResult } from "./checkout-input.ts";
 import { createCheckoutRecords, type CheckoutRecords } from "./create-checkout-records.ts";
-import { getCheckoutOffer } from "./get-checkout-offer.ts";
+import { getCheckoutOffer, type CheckoutOffer } from "./get-checkout-offer.ts";
 import { quoteCheckout } from "./quote-checkout.ts";
 import { startOrderCheckout } from "./start-order-checkout.ts";
 
-export async function startCheckout(runtime: Runtime, input: CheckoutInput): Promise<CheckoutResult> {
+/** `read`: the offer as the page just read it for this request (getCheckoutOffer), so it is not read twice. */
+export async function startCheckout(runtime: Runtime, input: CheckoutInput, read?: CheckoutOffer): Promise<CheckoutResult> {
   const prisma = runtime.db.prisma;
-  const offer = await getCheckoutOffer(prisma, input.offerId);
+  const offer = read?.id === input.offerId ? read : await getCheckoutOffer(prisma, input.offerId);
   if (!offer.methods.includes(input.method)) throw fieldError("method", "forma de pagamento indisponível nesta oferta");
   if (offer.kind === "one_time") return startOrderCheckout(runtime, offer, input);
   const now = tenantClock({ mode: offer.tenantMode, clockAt: offer.clockAt }, runtime.wallClock).now();

@@ -1,9 +1,9 @@
 // subscription.* / invoice.* events through the catalogue, inside the caller's transaction. The data
 // is the subscription payload as it stands after the change, so each event's status is the new one.
-import type { Prisma } from "../../generated/prisma/client.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { deliveryId, subscribedEndpoints } from "./delivery-fan-out.ts";
 import { emitEvents, EVENT_CATALOGUE } from "./catalogue.ts";
 import type { EventType } from "./event-types.ts";
-import { fanOutEvents } from "./record-event.ts";
 import type { Tx } from "../shared/tx.ts";
 import { newId } from "../shared/ids.ts";
 import { queueEventEmails } from "../emails/queue-event-emails.ts";
@@ -36,12 +36,18 @@ export async function emitSubscriptionEventsMany(tx: Tx, items: { tenantId: stri
     const data = subscriptionPayload(sub) as Prisma.InputJsonValue;
     return i.types.map((type) => ({ id: newId("event"), tenantId: i.tenantId, type, data, createdAt: i.at }));
   });
+  // The events and their deliveries in one statement (the outbox insert and the fan-out of record-event.ts).
   await sqlExecute(
     tx,
-    `INSERT INTO events (id, tenant_id, type, data, created_at)
-     SELECT id, tenant_id, type, data::jsonb, created_at FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamp(3)[]) AS e(id, tenant_id, type, data, created_at)`,
-    [rows.map((r) => r.id), rows.map((r) => r.tenantId), rows.map((r) => r.type), rows.map((r) => JSON.stringify(r.data)), rows.map((r) => r.createdAt.toISOString())],
+    Prisma.sql`
+      WITH e AS (
+        INSERT INTO events (id, tenant_id, type, data, created_at)
+        SELECT id, tenant_id, type, data::jsonb, created_at
+          FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.tenantId)}::text[], ${rows.map((r) => r.type)}::text[],
+                      ${rows.map((r) => JSON.stringify(r.data))}::text[], ${rows.map((r) => r.createdAt.toISOString())}::timestamp(3)[]) AS n(id, tenant_id, type, data, created_at)
+        RETURNING id, tenant_id, type, created_at)
+      INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at)
+      SELECT ${deliveryId}, e.tenant_id, e.id, ep.id, 'PENDING', e.created_at FROM e ${subscribedEndpoints}`,
   );
-  await fanOutEvents(tx, rows.map((r) => r.tenantId), rows.map((r) => r.id));
   await queueEventEmails(tx, rows.map((r) => ({ id: r.id, tenantId: r.tenantId, type: r.type, data: r.data as Record<string, unknown>, at: r.createdAt })));
 }

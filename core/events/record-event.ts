@@ -30,12 +30,3 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<string> {
   await queueEventEmails(tx, [{ id, tenantId: event.tenantId, type: event.type, data: event.data, at: event.at }]);
   return id;
 }
-
-/** Fan-out for events written in bulk (createMany): one delivery per subscribed endpoint, due at once. */
-export async function fanOutEvents(tx: Tx, tenantIds: string[], eventIds: string[]): Promise<void> {
-  if (eventIds.length === 0) return;
-  await sqlExecute(tx, Prisma.sql`
-    INSERT INTO webhook_deliveries (id, tenant_id, event_id, endpoint_id, status, next_attempt_at)
-    SELECT ${deliveryId}, e.tenant_id, e.id, ep.id, 'PENDING', e.created_at FROM events e ${subscribedEndpoints}
-    WHERE e.tenant_id = ANY (${[...new Set(tenantIds)]}::text[]) AND e.id = ANY (${eventIds}::text[])`);
-}

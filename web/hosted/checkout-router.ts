@@ -193,7 +193,7 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     if (!form.ok) return refuse(422, form.field, form.error);
     let result: CheckoutResult;
     try {
-      result = await startCheckout(runtime, { ...form.value, offerId: offer.id, tracking });
+      result = await startCheckout(runtime, { ...form.value, offerId: offer.id, tracking }, found);
     } catch (e) {
       if (isAppError(e) && e.key === "invalid_field") {
         // The page says only "cupom inválido ou indisponível"; the operator's log keeps why.
