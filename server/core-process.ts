@@ -10,7 +10,7 @@ import { CredentialKeyError, CredentialsVault, loadCredentialKeys, type Credenti
 import { createRuntime } from "../core/create-runtime.ts";
 import { crashFaultsFromEnv } from "../core/shared/crash-faults.ts";
 import { createLogger } from "../core/shared/logger.ts";
-import { operatorTokenWeakness, randomBase62 } from "../core/shared/secrets.ts";
+import { operatorTokenWeakness, prepareTokenEstimatesApart, randomBase62 } from "../core/shared/secrets.ts";
 import { startScheduler } from "../jobs/scheduler.ts";
 import { defaultMailer } from "../jobs/send-emails.job.ts";
 import type { Mailer } from "../core/emails/mailer.ts";
@@ -39,6 +39,8 @@ export async function startCore(role: CoreRole): Promise<void> {
   }
 
   const admin = adminToken();
+  // The start-up tokens' strength is estimated in a process of its own: the dictionaries stay out of this one.
+  prepareTokenEstimatesApart([admin.token, process.env.FACADE_SECRET ?? "", process.env.METRICS_TOKEN ?? ""]);
   // A weak operator token is refused before anything starts: it opens every tenant.
   const weakness = operatorTokenWeakness(admin.token);
   if (weakness) {

@@ -6,7 +6,7 @@
 import type { Express } from "express";
 import type { Logger } from "pino";
 import { createLogger } from "../core/shared/logger.ts";
-import { operatorTokenWeakness } from "../core/shared/secrets.ts";
+import { operatorTokenWeakness, prepareTokenEstimatesApart } from "../core/shared/secrets.ts";
 import { createCoreClient } from "../rest-facade/core-client.ts";
 import { baseApp, finishApp } from "./app.ts";
 import { metricsBannerLine, metricsExposureFromEnv, startMetricsListener, type MetricsExposure } from "./metrics-endpoint.ts";
@@ -15,6 +15,8 @@ export async function startFacade(graphqlUrl: string): Promise<void> {
   const secret = process.env.FACADE_SECRET ?? "";
   // Without it the core would take the facade for an ordinary client: no /v1 semantics, and every
   // failed key of every /v1 client counted against the facade's own address.
+  // Estimated in a process of its own: the dictionaries stay out of this one.
+  prepareTokenEstimatesApart([secret, process.env.METRICS_TOKEN ?? ""]);
   const weakness = secret ? operatorTokenWeakness(secret) : "it is not set";
   if (weakness) {
     console.error(`refusing to start the facade: FACADE_SECRET (shared with the core at GRAPHQL_URL) is unusable: ${weakness}.\n  Set the same random value of 32 or more characters on the core and the facade (for example: openssl rand -base64 32).`);

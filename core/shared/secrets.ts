@@ -1,5 +1,6 @@
 // Random secrets and hashing. Clear API keys and link tokens are never stored; only their SHA-256.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 
@@ -73,6 +74,8 @@ export const MAX_OPERATOR_TOKEN_WORD_SHARE = 0.5;
 // require's cache so the collector can take them; the next check pays the load again (about half a second).
 const ESTIMATOR_PACKAGES = ["@zxcvbn-ts/core", "@zxcvbn-ts/language-common", "@zxcvbn-ts/language-en", "@zxcvbn-ts/language-pt-br"];
 const KEEP_ESTIMATOR_MS = 10_000;
+// The default 100 makes one check on a long token take seconds; 10 still finds "P@ssw0rd".
+const L33T_MAX_SUBSTITUTIONS = 10;
 const load = createRequire(import.meta.url);
 let estimator: ZxcvbnFactory | undefined;
 let release: NodeJS.Timeout | undefined;
@@ -86,8 +89,7 @@ function strengthEstimator(): ZxcvbnFactory {
       typeof import("@zxcvbn-ts/language-en"),
       typeof import("@zxcvbn-ts/language-pt-br"),
     ];
-    // l33tMaxSubstitutions: the default 100 makes one check on a long token take seconds; 10 still finds "P@ssw0rd".
-    estimator = new core.ZxcvbnFactory({ dictionary: { ...common.dictionary, ...en.dictionary, ...ptBr.dictionary }, graphs: common.adjacencyGraphs, l33tMaxSubstitutions: 10 });
+    estimator = new core.ZxcvbnFactory({ dictionary: { ...common.dictionary, ...en.dictionary, ...ptBr.dictionary }, graphs: common.adjacencyGraphs, l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS });
   }
   clearTimeout(release);
   release = setTimeout(dropEstimator, KEEP_ESTIMATOR_MS).unref();
@@ -99,13 +101,53 @@ function dropEstimator(): void {
   for (const id of Object.keys(load.cache)) if (id.includes("/node_modules/@zxcvbn-ts/")) delete load.cache[id];
 }
 
-/** What zxcvbn makes of a token: log10 of its guesses, the patterns it found, and the share of characters in words. */
-export function tokenStrengthEstimate(token: string): { guessesLog10: number; wordShare: number; patterns: string[] } {
-  const result = strengthEstimator().check(token);
+export interface StrengthEstimate {
+  guessesLog10: number;
+  wordShare: number;
+  patterns: string[];
+}
+/** The part of zxcvbn's answer an estimate is made of. */
+type RawEstimate = { guessesLog10: number; sequence: { pattern: string; token: string }[] };
+
+function summarize(token: string, result: RawEstimate): StrengthEstimate {
   const explained = result.sequence.filter((m) => m.pattern !== "bruteforce");
   const words = explained.filter((m) => m.pattern === "dictionary" && [...m.token].length >= 3 && /\p{L}/u.test(m.token));
   const chars = words.reduce((n, m) => n + [...m.token].length, 0);
   return { guessesLog10: result.guessesLog10, wordShare: chars / Math.max(1, [...token].length), patterns: [...new Set(explained.map((m) => m.pattern))] };
+}
+
+/** Estimates made apart (prepareTokenEstimatesApart), by the token's SHA-256. */
+const preparedEstimates = new Map<string, StrengthEstimate>();
+
+/** What zxcvbn makes of a token: log10 of its guesses, the patterns it found, and the share of characters in words. */
+export function tokenStrengthEstimate(token: string): StrengthEstimate {
+  const prepared = preparedEstimates.get(sha256Hex(token));
+  if (prepared) return prepared;
+  return summarize(token, strengthEstimator().check(token) as RawEstimate);
+}
+
+/**
+ * Estimates the start-up tokens (the operator token, FACADE_SECRET, METRICS_TOKEN), each as given and with
+ * spaces and punctuation removed, in one short-lived node process of their own, so the dictionaries
+ * (about 50 MB of a service's peak resident memory) never enter the service; tokenStrengthEstimate then
+ * answers those from here. Synchronous: it runs once, before the service listens (about half a second).
+ */
+export function prepareTokenEstimatesApart(tokens: string[]): void {
+  const wanted = [...new Set(tokens.flatMap((t) => [t, t.replace(/[\s\p{P}\p{S}]+/gu, "")]))].filter((t) => t && !preparedEstimates.has(sha256Hex(t)));
+  if (wanted.length === 0) return;
+  const [core, common, en, ptBr] = ESTIMATOR_PACKAGES.map((name) => load.resolve(name));
+  const script = `
+    const [core, common, en, ptBr] = ${JSON.stringify([core, common, en, ptBr])}.map((p) => require(p));
+    const f = new core.ZxcvbnFactory({ dictionary: { ...common.dictionary, ...en.dictionary, ...ptBr.dictionary }, graphs: common.adjacencyGraphs, l33tMaxSubstitutions: ${L33T_MAX_SUBSTITUTIONS} });
+    let input = "";
+    process.stdin.on("data", (d) => (input += d)).on("end", () => {
+      const out = JSON.parse(input).map((t) => { const r = f.check(t); return { guessesLog10: r.guessesLog10, sequence: r.sequence.map((m) => ({ pattern: m.pattern, token: m.token })) }; });
+      process.stdout.write(JSON.stringify(out));
+    });`;
+  // The tokens go through stdin, never the command line (which other users of the host can read).
+  const answer = execFileSync(process.execPath, ["-e", script], { input: JSON.stringify(wanted), maxBuffer: 16 * 1024 * 1024, env: {} });
+  const raw = JSON.parse(answer.toString("utf8")) as RawEstimate[];
+  wanted.forEach((t, i) => preparedEstimates.set(sha256Hex(t), summarize(t, raw[i]!)));
 }
 
 /**

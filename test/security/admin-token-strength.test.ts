@@ -3,7 +3,7 @@
 // `npm start` runs it.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { operatorTokenWeakness, randomBase62 } from "../../core/shared/secrets.ts";
+import { operatorTokenWeakness, prepareTokenEstimatesApart, randomBase62, tokenStrengthEstimate } from "../../core/shared/secrets.ts";
 import { startChildService, startMainUntilBanner } from "../helpers/child-service.ts";
 
 describe("weak ADMIN_TOKEN refused at start", () => {
@@ -45,6 +45,13 @@ describe("weak ADMIN_TOKEN refused at start", () => {
       if (operatorTokenWeakness(token)) refused.push(`${token}: ${operatorTokenWeakness(token)}`);
     }
     expect(refused).toEqual([]);
+  });
+
+  it("the estimate made apart (in a process of its own, for the start-up tokens) equals the one made in process", { timeout: 120_000 }, () => {
+    const tokens = ["Password1!Password2!Password3!Password4!", "the quick brown fox jumps over the lazy dog", `adm_${randomBase62(40)}`, "qwertyuiopasdfghjklzxcvbnm1234567890"];
+    const inProcess = tokens.map((t) => [tokenStrengthEstimate(t), operatorTokenWeakness(t)]);
+    prepareTokenEstimatesApart(tokens);
+    expect(tokens.map((t) => [tokenStrengthEstimate(t), operatorTokenWeakness(t)])).toEqual(inProcess);
   });
 
   it("a strong token starts (the generated shape; the child services' own test token starts them in every drill)", { timeout: 180_000 }, async () => {
