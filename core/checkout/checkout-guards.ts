@@ -4,15 +4,15 @@ import type { Coupon, Customer, PrismaClient } from "../../generated/prisma/clie
 import { AppError } from "../shared/errors.ts";
 import { couponRefusal } from "./refusal-texts.ts";
 import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { customerColumns } from "../shared/row-columns.ts";
 
 export function fieldError(field: string, error: string): AppError {
   return new AppError("invalid_field", { error, extra: { field } });
 }
 
-const CUSTOMER_COLUMNS = `id, tenant_id AS "tenantId", external_id AS "externalId", email, name, phone, doc, created_at AS "createdAt", updated_at AS "updatedAt"`;
-// Read on every checkout post: plain statements, without Prisma's compiler (prisma/direct-sql.ts).
-// One statement answers both keys: the customer with this e-mail, and the one with this external id.
-const BY_EMAIL_OR_EXTERNAL_ID = `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE tenant_id = $1 AND (email = $2 OR external_id = $3)`;
+// Read on every checkout post, without Prisma's compiler (prisma/direct-sql.ts). One statement answers
+// both keys: the customer with this e-mail, and the one with this external id.
+const BY_EMAIL_OR_EXTERNAL_ID = `SELECT ${customerColumns()} FROM customers WHERE tenant_id = $1 AND (email = $2 OR external_id = $3)`;
 
 /** The existing customer this checkout belongs to, or null for a new one. */
 export async function findCheckoutCustomer(

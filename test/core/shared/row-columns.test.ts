@@ -2,7 +2,7 @@
 // every field, same names, same values (a column added to the model and not to the list fails here).
 import { describe, expect, it } from "vitest";
 import { sqlQuery } from "../../../prisma/direct-sql.ts";
-import { gatewayAccountColumns, invoiceColumns, paymentColumns, paymentMethodColumns, subscriptionColumns } from "../../../core/shared/row-columns.ts";
+import { customerColumns, gatewayAccountColumns, invoiceColumns, paymentColumns, paymentMethodColumns, subscriptionColumns } from "../../../core/shared/row-columns.ts";
 import { testService } from "../../helpers/service.ts";
 import { readSubscriptionDetails } from "../../../core/payloads/read-subscription-details.ts";
 import { subscriptionDetailInclude } from "../../../core/payloads/subscription-payload.ts";
@@ -47,5 +47,6 @@ describe("row column lists", () => {
     expect(aliases(paymentMethodColumns())).toEqual(fieldsOf("paymentMethod").sort());
     expect(aliases(gatewayAccountColumns())).toEqual(fieldsOf("gatewayAccount").sort());
     expect(aliases(paymentColumns())).toEqual(fieldsOf("payment").sort());
+    expect(aliases(customerColumns())).toEqual(fieldsOf("customer").sort());
   });
 });
