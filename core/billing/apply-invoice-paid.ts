@@ -32,10 +32,11 @@ export interface PaidInvoice {
 
 /**
  * `wallNow` stamps updated_at (the wall clock, as Prisma's @updatedAt would). `releaseLease`: the same UPDATE
- * also releases the billing run's lease (the card batch settling what it claimed). Returns the ids of the
- * subscriptions whose period opened.
+ * also releases the billing run's lease (the card batch settling what it claimed). `bornHere`: the
+ * subscriptions were created in this transaction (a checkout's sale), so no referral points at them yet.
+ * Returns the ids of the subscriptions whose period opened.
  */
-export async function applyInvoicesPaid(tx: Tx, items: PaidInvoice[], wallNow: Date, opts: { releaseLease?: boolean } = {}): Promise<Set<string>> {
+export async function applyInvoicesPaid(tx: Tx, items: PaidInvoice[], wallNow: Date, opts: { releaseLease?: boolean; bornHere?: boolean } = {}): Promise<Set<string>> {
   // A payment arriving after cancellation settles the money but never resurrects the subscription.
   const live = items.filter((i) => i.subscription.status !== "CANCELED");
   if (live.length === 0) return new Set();
@@ -74,7 +75,7 @@ export async function applyInvoicesPaid(tx: Tx, items: PaidInvoice[], wallNow: D
     }),
   );
   // Referral (core/referrals): the paid cycles may qualify referrals (one read when there are none).
-  await qualifyReferrals(tx, { subscriptionIds: live.map((i) => i.subscription.id), now: live.reduce((at, i) => (i.now > at ? i.now : at), live[0]!.now) });
+  if (!opts.bornHere) await qualifyReferrals(tx, { subscriptionIds: live.map((i) => i.subscription.id), now: live.reduce((at, i) => (i.now > at ? i.now : at), live[0]!.now) });
   return new Set(moved);
 }
 

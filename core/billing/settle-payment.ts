@@ -84,11 +84,12 @@ export interface SettledInTx {
 /**
  * The same settlement inside the caller's transaction, for a sale recorded together with its first
  * charge (the checkout): the payment is born unsettled and settled here, so the sale commits with
- * its outcome or not at all. `wallNow` stamps updated_at. The caller refunds after its commit.
+ * its outcome or not at all. `wallNow` stamps updated_at. `born`: the sale's rows as its insert
+ * returned them (see BornSale), in `list`'s order. The caller refunds after its commit.
  */
-export async function settlePaymentsInTx(tx: Tx, list: Settlement[], wallNow: Date): Promise<SettledInTx> {
+export async function settlePaymentsInTx(tx: Tx, list: Settlement[], wallNow: Date, born?: BornSale[]): Promise<SettledInTx> {
   if (list.length === 0) return { results: [], refunds: [] };
-  return settleInTx(tx, list, wallNow, false);
+  return settleInTx(tx, list, wallNow, false, born);
 }
 
 /** After the settling commit: money that paid nothing (a surplus), or taken over the charge, goes back. */
@@ -119,28 +120,81 @@ interface Row {
 
 type PaymentWithInvoice = PaymentRead & { [K in keyof InvoiceRead as `invoice_${K}`]: InvoiceRead[K] | null };
 
-async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeases: boolean): Promise<{ results: SettleResult[]; refunds: SurplusRefund[] }> {
+/** What settling reads of a subscription (`s`) and its offer (`o`): the lock statement's list, and the checkout sale's. */
+export const settlementSubscriptionColumns = (as = "") =>
+  [
+    ["id", "s.id"],
+    ["tenantId", "s.tenant_id"],
+    ["status", "s.status::text"],
+    ["offerId", "s.offer_id"],
+    ["anchorDay", "s.anchor_day"],
+    ["collectionMethod", "s.collection_method::text"],
+    ["lastPaymentId", "s.last_payment_id"],
+    ["pendingOfferId", "s.pending_offer_id"],
+    ["pendingOfferEffectiveAt", "s.pending_offer_effective_at"],
+    ["pendingKeepCoupon", "s.pending_keep_coupon"],
+    ["interval", "o.interval::text"],
+  ]
+    .map(([field, sql]) => `${sql} AS "${as}${field}"`)
+    .join(", ");
+
+/** What settling reads of a payment (`p`) and its invoice (`i`, left-joined). */
+export const settlementPaymentColumns = (as = "") =>
+  [
+    ["id", "p.id"],
+    ["tenantId", "p.tenant_id"],
+    ["status", "p.status::text"],
+    ["amountCents", "p.amount_cents"],
+    ["invoiceId", "p.invoice_id"],
+    ["orderId", "p.order_id"],
+    ["subscriptionId", "p.subscription_id"],
+    ["gatewayChargeId", "p.gateway_charge_id"],
+    ["refundReason", "p.refund_reason"],
+    ["invoice_id", "i.id"],
+    ["invoice_tenantId", "i.tenant_id"],
+    ["invoice_status", "i.status::text"],
+    ["invoice_kind", "i.kind::text"],
+    ["invoice_periodStart", "i.period_start"],
+    ["invoice_periodEnd", "i.period_end"],
+    ["invoice_discountCents", "i.discount_cents"],
+  ]
+    .map(([field, sql]) => `${sql} AS "${as}${field}"`)
+    .join(", ");
+
+export type SettlementSubscriptionRow = SubscriptionRead & { interval: Interval | null };
+export type SettlementPaymentRow = PaymentWithInvoice;
+
+/**
+ * A sale's subscription and payment (with its invoice) as the statement that wrote them in this very
+ * transaction answered them, read with the columns above. Nobody else sees uncommitted rows, so there
+ * is nothing to lock or read again; and a subscription born here has no referral yet (the checkout
+ * records it afterwards, and that qualifies it).
+ */
+export interface BornSale {
+  subscription: SettlementSubscriptionRow;
+  payment: SettlementPaymentRow;
+}
+
+const LOCK_SUBSCRIPTIONS = `
+    SELECT ${settlementSubscriptionColumns()}
+    FROM subscriptions s JOIN offers o ON o.id = s.offer_id
+    WHERE s.id IN (SELECT p.subscription_id FROM payments p WHERE p.id = ANY($1::text[]))
+    ORDER BY s.id FOR UPDATE OF s`;
+const READ_PAYMENTS = `
+    SELECT ${settlementPaymentColumns()}
+    FROM payments p LEFT JOIN invoices i ON i.id = p.invoice_id AND i.tenant_id = p.tenant_id
+    WHERE p.id = ANY($1::text[])`;
+
+async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeases: boolean, born?: BornSale[]): Promise<{ results: SettleResult[]; refunds: SurplusRefund[] }> {
   const results: SettleResult[] = list.map(() => "already_settled");
   const ids = list.map((s) => s.paymentId);
   // The subscriptions first, in id order (the order every subscription action locks in), found through
   // their payments; FOR UPDATE hands back each row as last committed, so this one statement is also the
   // read of the subscriptions. Plain SQL: a batch's reads through Prisma cost more CPU than the batch's writes.
-  const locked = await sqlQuery<(SubscriptionRead & { interval: Interval | null })>(tx, Prisma.sql`
-    SELECT s.id, s.tenant_id AS "tenantId", s.status::text AS status, s.offer_id AS "offerId", s.anchor_day AS "anchorDay",
-           s.collection_method::text AS "collectionMethod", s.last_payment_id AS "lastPaymentId", s.pending_offer_id AS "pendingOfferId",
-           s.pending_offer_effective_at AS "pendingOfferEffectiveAt", s.pending_keep_coupon AS "pendingKeepCoupon", o.interval::text AS interval
-    FROM subscriptions s JOIN offers o ON o.id = s.offer_id
-    WHERE s.id IN (SELECT p.subscription_id FROM payments p WHERE p.id = ANY(${ids}::text[]))
-    ORDER BY s.id FOR UPDATE OF s`);
+  const locked = born ? born.map((b) => b.subscription) : await sqlQuery<SettlementSubscriptionRow>(tx, LOCK_SUBSCRIPTIONS, [ids]);
   const subIds = locked.map((l) => l.id);
   // Then the payments and their invoices, under the lock.
-  const read = await sqlQuery<PaymentWithInvoice>(tx, Prisma.sql`
-    SELECT p.id, p.tenant_id AS "tenantId", p.status::text AS status, p.amount_cents AS "amountCents", p.invoice_id AS "invoiceId",
-           p.order_id AS "orderId", p.subscription_id AS "subscriptionId", p.gateway_charge_id AS "gatewayChargeId", p.refund_reason AS "refundReason",
-           i.id AS "invoice_id", i.tenant_id AS "invoice_tenantId", i.status::text AS "invoice_status", i.kind::text AS "invoice_kind",
-           i.period_start AS "invoice_periodStart", i.period_end AS "invoice_periodEnd", i.discount_cents AS "invoice_discountCents"
-    FROM payments p LEFT JOIN invoices i ON i.id = p.invoice_id AND i.tenant_id = p.tenant_id
-    WHERE p.id = ANY(${ids}::text[])`);
+  const read = born ? born.map((b) => b.payment) : await sqlQuery<PaymentWithInvoice>(tx, READ_PAYMENTS, [ids]);
   const payments: PaymentRead[] = read.map((r) => ({
     id: r.id, tenantId: r.tenantId, status: r.status, amountCents: r.amountCents, invoiceId: r.invoiceId, orderId: r.orderId,
     subscriptionId: r.subscriptionId, gatewayChargeId: r.gatewayChargeId, refundReason: r.refundReason,
@@ -176,29 +230,20 @@ async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeas
     });
     return { s, payment, invoice, order, subscription, interval: (subscription && intervalOf.get(subscription.id)) || "MONTH", d };
   });
-  // The payments first: the conditional UPDATE is the claim. One settled meanwhile is left alone.
-  const moved = new Set(await movePayments(tx, rows.filter((r): r is Row => r !== null)));
-  const done = rows.map((r) => (r && (moved.has(r.payment.id) || (r.d.result === "unknown" && !r.d.mark)) ? r : null));
   // A paid charge is its item (and the excess taken over it, its own item, the one its refund goes to);
-  // a surplus is all the money received.
+  // a surplus is all the money received. Written by the statement that moves the payments, for those that moved.
   const item = (r: Row, kind: string, amountCents: number) => ({ id: newId("paymentItem"), tenantId: r.payment.tenantId, paymentId: r.payment.id, kind, amountCents });
-  const items = done.flatMap((r) =>
-    !r
-      ? []
-      : r.d.result === "paid"
-        ? [item(r, r.d.item, r.payment.amountCents), ...(r.d.excessCents > 0 ? [item(r, EXCESS_ITEM_KIND, r.d.excessCents)] : [])]
-        : r.d.result === "surplus"
-          ? [item(r, r.d.item, r.d.receivedCents)]
-          : [],
+  const settled = rows.filter((r): r is Row => r !== null);
+  const items = settled.flatMap((r) =>
+    r.d.result === "paid"
+      ? [item(r, r.d.item, r.payment.amountCents), ...(r.d.excessCents > 0 ? [item(r, EXCESS_ITEM_KIND, r.d.excessCents)] : [])]
+      : r.d.result === "surplus"
+        ? [item(r, r.d.item, r.d.receivedCents)]
+        : [],
   );
-  if (items.length) {
-    await sqlExecute(
-      tx,
-      `INSERT INTO payment_items (id, tenant_id, payment_id, kind, amount_cents)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[])`,
-      [items.map((i) => i.id), items.map((i) => i.tenantId), items.map((i) => i.paymentId), items.map((i) => i.kind), items.map((i) => i.amountCents)],
-    );
-  }
+  // The payments first: the conditional UPDATE is the claim. One settled meanwhile is left alone.
+  const moved = new Set(await movePayments(tx, settled, items));
+  const done = rows.map((r) => (r && (moved.has(r.payment.id) || (r.d.result === "unknown" && !r.d.mark)) ? r : null));
   await moveStatusRows(tx, INVOICE, {
     to: "VOID",
     rows: done.flatMap((r) => (r && "voidInvoice" in r.d && r.d.voidInvoice && r.invoice ? [{ id: r.invoice.id, tenantId: r.invoice.tenantId }] : [])),
@@ -221,7 +266,7 @@ async function settleInTx(tx: Tx, list: Settlement[], wallNow: Date, releaseLeas
       await r.s.planChange!.apply(tx, await tx.subscription.findUniqueOrThrow({ where: { id: r.subscription.id } }), r.payment.id);
     }
   }
-  const reopened = await applyInvoicesPaid(tx, opened, wallNow, { releaseLease: releaseLeases });
+  const reopened = await applyInvoicesPaid(tx, opened, wallNow, { releaseLease: releaseLeases, bornHere: born !== undefined });
   for (const [i, r] of done.entries()) {
     if (!r) continue;
     results[i] = await follow(tx, r, wallNow);
@@ -281,8 +326,11 @@ const PAID_COLUMNS: Record<string, SqlType> = {
   refund_reason: "text",
 };
 
-/** One conditional UPDATE per target status (paid, failed, unknown) for every row; the ids that moved. */
-async function movePayments(tx: Tx, rows: Row[]): Promise<string[]> {
+/**
+ * One conditional UPDATE per target status (paid, failed, unknown) for every row; the ids that moved.
+ * The paid ones' items are inserted by the same statement, for the payments that moved.
+ */
+async function movePayments(tx: Tx, rows: Row[], items: { id: string; tenantId: string; paymentId: string; kind: string; amountCents: number }[]): Promise<string[]> {
   const key = (r: Row) => ({ id: r.payment.id, tenantId: r.payment.tenantId });
   const chargeId = (r: Row) => (r.s.verdict.outcome === "unknown" ? r.payment.gatewayChargeId : r.s.verdict.chargeId);
   const paid = rows.filter((r) => r.d.result === "paid" || r.d.result === "surplus");
@@ -292,6 +340,12 @@ async function movePayments(tx: Tx, rows: Row[]): Promise<string[]> {
     ...(await moveStatusRows(tx, PAYMENT, {
       to: "PAID",
       columns: PAID_COLUMNS,
+      withMoved: items.length
+        ? Prisma.sql`INSERT INTO payment_items (id, tenant_id, payment_id, kind, amount_cents)
+            SELECT * FROM unnest(${items.map((i) => i.id)}::text[], ${items.map((i) => i.tenantId)}::text[], ${items.map((i) => i.paymentId)}::text[],
+                                 ${items.map((i) => i.kind)}::text[], ${items.map((i) => i.amountCents)}::int[]) AS n(id, tenant_id, payment_id, kind, amount_cents)
+             WHERE n.payment_id IN (SELECT id FROM moved)`
+        : undefined,
       rows: paid.map((r) => {
         // Surplus: the money is recorded, kept off the invoice, and refunded. paid_invoice_id is UNIQUE:
         // the database refuses a second successful charge of one invoice. An excess is refunded too.

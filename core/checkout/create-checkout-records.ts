@@ -9,7 +9,18 @@ import type { Runtime } from "../runtime.ts";
 import { emitSubscriptionEvents } from "../events/emit-subscription-events.ts";
 import { newId } from "../shared/ids.ts";
 import type { InvoiceAmount } from "../shared/invoice-amount.ts";
-import { refundSettledSurplus, settlePaymentsInTx, type SurplusRefund, type Verdict } from "../billing/settle-payment.ts";
+import {
+  refundSettledSurplus,
+  settlementPaymentColumns,
+  settlementSubscriptionColumns,
+  settlePaymentsInTx,
+  type BornSale,
+  type SettlementPaymentRow,
+  type SettlementSubscriptionRow,
+  type SurplusRefund,
+  type Verdict,
+} from "../billing/settle-payment.ts";
+import { pickRow } from "../shared/row-columns.ts";
 import { recordReferral } from "../referrals/record-referral.ts";
 import { queuePixChargeEmail } from "../emails/queue-pix-charge-email.ts";
 import type { CheckoutInput } from "./checkout-input.ts";
@@ -53,9 +64,9 @@ export interface CheckoutRecords {
 export async function createCheckoutRecords(runtime: Runtime, r: CheckoutRecords): Promise<void> {
   const wallNow = runtime.wallClock.now();
   const refunds = await runtime.db.prisma.$transaction(async (tx): Promise<SurplusRefund[]> => {
-    const { customerId } = await writeSaleRows(tx, r, wallNow);
+    const { customerId, born } = await writeSaleRows(tx, r, wallNow);
     if (r.coupon) await redeemCoupon(tx, r, customerId);
-    const settled = r.payment?.method === "CARD" ? await settleFirstCharge(tx, r, r.payment.verdict, wallNow) : [];
+    const settled = r.payment?.method === "CARD" ? await settleFirstCharge(tx, r, r.payment.verdict, wallNow, born) : [];
     if (r.payment?.method === "PIX" && r.firstInvoice) await queuePixChargeEmail(tx, { tenantId: r.tenantId, paymentId: r.ids.paymentId, publicUrl: runtime.config.publicUrl, at: r.now });
     await emitSubscriptionEvents(tx, { tenantId: r.tenantId, subscriptionId: r.ids.subscriptionId, types: r.events, at: r.now });
     // Referral (core/referrals): born pending with the subscription; an unusable ref is ignored.
@@ -70,8 +81,8 @@ export async function createCheckoutRecords(runtime: Runtime, r: CheckoutRecords
  * coupon's first cycle, subscription.activated and invoice.paid). Anything else records no sale: the
  * transaction rolls back and the caller gives the charge back.
  */
-async function settleFirstCharge(tx: Prisma.TransactionClient, r: CheckoutRecords, verdict: Verdict, wallNow: Date): Promise<SurplusRefund[]> {
-  const { results, refunds } = await settlePaymentsInTx(tx, [{ tenantId: r.tenantId, paymentId: r.ids.paymentId, verdict, now: r.now }], wallNow);
+async function settleFirstCharge(tx: Prisma.TransactionClient, r: CheckoutRecords, verdict: Verdict, wallNow: Date, born: BornSale | null): Promise<SurplusRefund[]> {
+  const { results, refunds } = await settlePaymentsInTx(tx, [{ tenantId: r.tenantId, paymentId: r.ids.paymentId, verdict, now: r.now }], wallNow, born ? [born] : undefined);
   if (results[0] !== "paid") throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
   return refunds;
 }
@@ -126,7 +137,7 @@ async function redeemCoupon(tx: Prisma.TransactionClient, r: CheckoutRecords, cu
  * and payment, in one statement. A card charge announced before the gateway call becomes this sale's in
  * the same statement, or the sale is refused (the reconcile job is voiding it): the caller's catch refunds.
  */
-async function writeSaleRows(tx: Tx, r: CheckoutRecords, wallNow: Date): Promise<{ customerId: string }> {
+async function writeSaleRows(tx: Tx, r: CheckoutRecords, wallNow: Date): Promise<{ customerId: string; born: BornSale | null }> {
   const customer = customerWrite({ tenantId: r.tenantId, newCustomerId: r.ids.customerId, input: r.input, existing: r.existingCustomer, at: wallNow });
   const paymentMethodId = r.card ? newId("paymentMethod") : null;
   const steps: Prisma.Sql[] = [];
@@ -145,13 +156,15 @@ async function writeSaleRows(tx: Tx, r: CheckoutRecords, wallNow: Date): Promise
     VALUES (${r.ids.subscriptionId}, ${r.tenantId}, ${customer.id}, ${r.offer.id}, ${r.offer.planId}, ${r.status}::text::"SubscriptionStatus",
       ${r.input.method === "card" ? "CARD_AUTO" : "PIX_MANUAL"}::text::"CollectionMethod", ${paymentMethodId}::text, ${r.offer.currency},
       ${r.period.start}::timestamp(3), ${r.period.end}::timestamp(3), ${r.period.anchorDay}::int, ${r.period.trialEndsAt}::timestamp(3), ${r.period.nextBillingAt}::timestamp(3),
-      ${r.input.tracking ? JSON.stringify(r.input.tracking) : null}::jsonb, ${r.input.ref ?? null}::text, ${wallNow}::timestamp(3), ${wallNow}::timestamp(3)))`);
+      ${r.input.tracking ? JSON.stringify(r.input.tracking) : null}::jsonb, ${r.input.ref ?? null}::text, ${wallNow}::timestamp(3), ${wallNow}::timestamp(3))
+    RETURNING *)`);
   const inv = r.firstInvoice;
   if (inv) {
     // Born open and unsettled: a card verdict settles both right after (settleFirstCharge), a Pix its notice.
     steps.push(Prisma.sql`invoice AS (INSERT INTO invoices (id, tenant_id, subscription_id, kind, period_start, period_end, due_at, amount_cents, discount_cents, currency, status, attempt_count, created_at)
       VALUES (${r.ids.invoiceId}, ${r.tenantId}, ${r.ids.subscriptionId}, 'FIRST', ${r.now}::timestamp(3), ${inv.periodEnd}::timestamp(3), ${r.now}::timestamp(3),
-        ${inv.amountCents}::int, ${inv.discountCents}::int, ${r.offer.currency}, 'OPEN', ${r.payment ? 1 : 0}::int, ${wallNow}::timestamp(3)))`);
+        ${inv.amountCents}::int, ${inv.discountCents}::int, ${r.offer.currency}, 'OPEN', ${r.payment ? 1 : 0}::int, ${wallNow}::timestamp(3))
+      RETURNING *)`);
   }
   if (inv && r.payment) {
     const pix = r.payment.method === "PIX" ? r.payment : null;
@@ -160,9 +173,20 @@ async function writeSaleRows(tx: Tx, r: CheckoutRecords, wallNow: Date): Promise
       VALUES (${r.ids.paymentId}, ${r.tenantId}, ${customer.id}, ${r.ids.subscriptionId}, ${r.ids.invoiceId}, 'RECURRING', ${r.payment.method}::text::"PaymentMethodType",
         ${r.payment.method === "CARD" ? "credit_card" : "pix"}, ${inv.amountCents}::int, ${r.offer.currency}, 'PROCESSING', ${r.payment.idempotencyKey},
         ${r.gatewayAccount.id}, ${r.gatewayAccount.provider}, ${r.payment.method === "PIX" ? r.payment.chargeId : r.payment.verdict.chargeId},
-        ${paymentMethodId}::text, ${r.card?.brand ?? null}::text, ${r.card?.last4 ?? null}::text, ${pix?.pix.copyPaste ?? null}::text, ${pix?.pix.expiresAt ?? null}::timestamp(3), ${wallNow}::timestamp(3)))`);
+        ${paymentMethodId}::text, ${r.card?.brand ?? null}::text, ${r.card?.last4 ?? null}::text, ${pix?.pix.copyPaste ?? null}::text, ${pix?.pix.expiresAt ?? null}::timestamp(3), ${wallNow}::timestamp(3))
+      RETURNING *)`);
   }
-  const [row] = await sqlQuery<{ owned: number }>(tx, Prisma.sql`WITH ${Prisma.join(steps, ", ")} SELECT ${owns ? Prisma.sql`(SELECT count(*)::int FROM intent)` : Prisma.sql`1`} AS owned`);
+  // A card sale is settled right after: its rows come back as the settlement reads them (BornSale).
+  const [row] = await sqlQuery<{ owned: number } & Record<string, unknown>>(
+    tx,
+    owns && inv
+      ? Prisma.sql`WITH ${Prisma.join(steps, ", ")}
+          SELECT (SELECT count(*)::int FROM intent) AS owned, ${Prisma.raw(settlementSubscriptionColumns("s_"))}, ${Prisma.raw(settlementPaymentColumns("p_"))}
+            FROM subscription s JOIN offers o ON o.id = s.offer_id, payment p LEFT JOIN invoice i ON i.id = p.invoice_id`
+      : Prisma.sql`WITH ${Prisma.join(steps, ", ")} SELECT ${owns ? Prisma.sql`(SELECT count(*)::int FROM intent)` : Prisma.sql`1`} AS owned`,
+  );
   if (row?.owned !== 1) throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
-  return { customerId: customer.id };
+  const subscription = owns && inv ? pickRow<SettlementSubscriptionRow>(row, "s_") : null;
+  const payment = owns && inv ? pickRow<SettlementPaymentRow>(row, "p_") : null;
+  return { customerId: customer.id, born: subscription && payment ? { subscription, payment } : null };
 }

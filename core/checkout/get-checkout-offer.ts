@@ -4,6 +4,8 @@ import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { notFound } from "../shared/errors.ts";
 import { isId } from "../shared/ids.ts";
 import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { pickRow } from "../shared/row-columns.ts";
+import { sellerColumns, sellerOf, type Seller, type SellerRow } from "../tenants/get-seller.ts";
 
 export interface CheckoutOffer {
   id: string;
@@ -31,15 +33,17 @@ export interface CheckoutOffer {
   provider: string;
   /** The gateway account's capabilities as stored (accountRef parses them). */
   capabilities: unknown;
+  /** Who sells (the page's footer, the LIVE gate), read with the offer. */
+  seller: Seller;
 }
 
-// Read twice on every checkout post (the page, then the use case): one statement without Prisma's compiler.
+// Read once per checkout post and page, with its seller: one statement without Prisma's compiler.
 const OFFER = `
   SELECT o.id, o.tenant_id AS "tenantId", o.plan_id AS "planId", o.name, o.kind::text AS kind, o.interval::text AS interval,
          o.price_cents AS "priceCents", o.currency, o.collection_methods::text[] AS "collectionMethods", o.trial_days AS "trialDays",
          o.grant_days AS "grantDays", o.renews_subscription AS "renewsSubscription", o.active,
          p.name AS "planName", t.name AS "tenantName", t.mode::text AS "tenantMode", t.clock_at AS "clockAt", t.suspended,
-         ga.id AS "gatewayAccountId", ga.provider, ga.capabilities
+         ga.id AS "gatewayAccountId", ga.provider, ga.capabilities, ${sellerColumns("seller_")}
     FROM offers o JOIN plans p ON p.id = o.plan_id JOIN tenants t ON t.id = o.tenant_id JOIN gateway_accounts ga ON ga.id = o.gateway_account_id
    WHERE o.id = $1`;
 interface OfferRow {
@@ -94,5 +98,6 @@ export async function getCheckoutOffer(prisma: PrismaClient, offerId: string): P
     gatewayAccountId: offer.gatewayAccountId,
     provider: offer.provider,
     capabilities: offer.capabilities,
+    seller: sellerOf(pickRow<SellerRow>(offer as unknown as Record<string, unknown>, "seller_")!),
   };
 }

@@ -115,6 +115,8 @@ export async function moveStatusRows<M extends StatusModel>(
     rows: { id: string; tenantId: string; values?: Record<string, SqlValue> }[];
     /** More assignments computed in SQL from the row (`t`), e.g. a counter. */
     also?: Prisma.Sql;
+    /** A data-modifying statement run with the move, over the ids that moved (the CTE `moved`): one round trip, not two. */
+    withMoved?: Prisma.Sql;
   },
 ): Promise<string[]> {
   const { rows } = input;
@@ -132,11 +134,15 @@ export async function moveStatusRows<M extends StatusModel>(
     ...columns.map(([c]) => Prisma.raw(`"${c}" = v."${c}"`)),
     ...(input.also ? [input.also] : []),
   ];
-  const moved = await sqlQuery<{ id: string }>(tx, Prisma.sql`
+  const update = Prisma.sql`
     UPDATE ${Prisma.raw(`"${machine.table}"`)} AS t SET ${Prisma.join(sets, ", ")}
     FROM unnest(${Prisma.join(arrays, ", ")}) AS v(${Prisma.raw(names)})
     WHERE t.id = v.id AND t.tenant_id = v.tenant_id AND ${statusAllows(machine, input.to, "t.status")}
-    RETURNING t.id`);
+    RETURNING t.id`;
+  const moved = await sqlQuery<{ id: string }>(
+    tx,
+    input.withMoved ? Prisma.sql`WITH moved AS (${update}), after_move AS (${input.withMoved}) SELECT id FROM moved` : update,
+  );
   return moved.map((r) => r.id);
 }
 

@@ -24,14 +24,35 @@ export interface Seller {
   canSell: boolean;
 }
 
-// Read on every hosted page and checkout post: one statement without Prisma's compiler (prisma/direct-sql.ts).
-const SELLER = `SELECT name, mode::text AS mode, legal_name AS "legalName", cnpj, support_email AS "supportEmail", support_phone AS "supportPhone",
-  address, terms_url AS "termsUrl", privacy_url AS "privacyUrl" FROM tenants WHERE id = $1`;
-type SellerRow = { name: string; mode: "LIVE" | "SANDBOX"; legalName: string | null; cnpj: string | null; supportEmail: string | null; supportPhone: string | null; address: string | null; termsUrl: string | null; privacyUrl: string | null };
+/** The tenant columns a Seller is made of, from the tenants row aliased `t`, each named `<as><field>`. */
+export const sellerColumns = (as = "") =>
+  [
+    ["id", "t.id"],
+    ["name", "t.name"],
+    ["mode", "t.mode::text"],
+    ["legalName", "t.legal_name"],
+    ["cnpj", "t.cnpj"],
+    ["supportEmail", "t.support_email"],
+    ["supportPhone", "t.support_phone"],
+    ["address", "t.address"],
+    ["termsUrl", "t.terms_url"],
+    ["privacyUrl", "t.privacy_url"],
+  ]
+    .map(([field, sql]) => `${sql} AS "${as}${field}"`)
+    .join(", ");
+export type SellerRow = { id: string; name: string; mode: "LIVE" | "SANDBOX"; legalName: string | null; cnpj: string | null; supportEmail: string | null; supportPhone: string | null; address: string | null; termsUrl: string | null; privacyUrl: string | null };
+
+// Read on every hosted page: one statement without Prisma's compiler (prisma/direct-sql.ts). The checkout
+// reads these columns with its offer instead (get-checkout-offer.ts).
+const SELLER = `SELECT ${sellerColumns()} FROM tenants t WHERE t.id = $1`;
 
 export async function getSeller(prisma: PrismaClient, tenantId: string): Promise<Seller | null> {
   const [t] = await sqlQuery<SellerRow>(prisma, SELLER, [tenantId]);
-  if (!t) return null;
+  return t ? sellerOf(t) : null;
+}
+
+/** A tenant row (sellerColumns) as the pages show its seller. */
+export function sellerOf(t: SellerRow): Seller {
   const live = t.mode === "LIVE";
   return {
     name: t.name,

@@ -33,6 +33,7 @@ const offer: CheckoutOffer = {
   gatewayAccountId: "gwa_1",
   provider: "sandbox",
   capabilities: {},
+  seller: { name: EVIL, legalName: EVIL, cnpj: null, supportEmail: null, supportPhone: null, supportPhoneE164: null, address: EVIL, termsUrl: null, privacyUrl: null, live: false, canSell: true },
 };
 
 const view: PayPageView = {

@@ -28,7 +28,6 @@ import { sameOriginPost } from "./same-origin-post.ts";
 import { hostedPageHeaders, sendHostedPage } from "./send-page.ts";
 import { renderMessagePage } from "../ui/layout.tsx";
 import { renderResultPage } from "./result-page.tsx";
-import { getSeller } from "../../core/tenants/get-seller.ts";
 import { pixFollowFor } from "./pix-router.ts";
 import { INCOMPLETE, NOT_SELLING } from "./not-selling.ts";
 
@@ -142,7 +141,7 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
 
   r.get("/checkout/:offerId", async (req, res) => {
     const found = await getCheckoutOffer(prisma, req.params.offerId);
-    const seller = await getSeller(prisma, found.tenantId);
+    const seller = found.seller;
     if (seller && !seller.canSell) return sendHostedPage(res, runtime, INCOMPLETE.status, renderMessagePage(...NOT_SELLING));
     const { offer, browserCard } = await pageCard(res, found);
     const query = textValues(req.query);
@@ -160,7 +159,7 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
   r.post("/checkout/:offerId", sameOriginPost(runtime.config.publicUrl), limits, ...bodyParsing(), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const found = offerOf(res) ?? (await getCheckoutOffer(prisma, String(req.params.offerId ?? "")));
-    const seller = await getSeller(prisma, found.tenantId);
+    const seller = found.seller;
     // A LIVE seller without legal name and CNPJ takes no payment: nothing is created, nothing charged.
     if (seller && !seller.canSell) {
       if (wantsJson(req)) return void res.status(INCOMPLETE.status).set("Cache-Control", "no-store").json({ error: NOT_SELLING[1], code: INCOMPLETE.code });
