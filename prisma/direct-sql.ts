@@ -88,14 +88,35 @@ export function enableDirectSql(prisma: PrismaClient, pool: pg.Pool): void {
   const wrapped = (arg: unknown, options?: unknown) => {
     if (typeof arg !== "function") return original(arg, options);
     const start: { client?: pg.PoolClient; target?: Target } = {};
-    return starting.run(start, () =>
+    const started = startWatching();
+    const running = starting.run(start, () =>
       original((tx: object) => {
+        started();
         if (start.target) targets.set(tx, start.target);
         return (arg as (tx: object) => unknown)(tx);
       }, options),
     );
+    return running.then(
+      (value) => (started(), value),
+      (err: unknown) => (started(), Promise.reject(err)),
+    );
   };
   Object.defineProperty(prisma, "$transaction", { value: wrapped, configurable: true, writable: true });
+}
+
+// While an AsyncLocalStorage is enabled, Node 20 runs a hook on every promise the process makes (every
+// request's, not only a transaction's). It is needed only while a transaction is starting: enabled by
+// the first start, disabled when none is. A start that somehow lost its store only means its `tx` takes
+// the `$queryRawUnsafe` path (no target known), which is correct, only slower.
+let startsInFlight = 0;
+function startWatching(): () => void {
+  startsInFlight++;
+  let open = true;
+  return () => {
+    if (!open) return;
+    open = false;
+    if (--startsInFlight === 0) starting.disable();
+  };
 }
 
 function textOf(sql: string | Prisma.Sql, values: unknown[]): { text: string; values: unknown[] } {

@@ -114,6 +114,33 @@ function requestId(req: { headers: Record<string, string | string[] | undefined>
 // Query strings may hold e-mails; log the path only.
 const requestFields = (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split("?")[0] });
 
+const LOG = Symbol("log");
+const LOG_FIELDS = Symbol("logFields");
+type Logged = { [LOG]?: Logger; [LOG_FIELDS]?: { logger: Logger; id: string; method: string; url: string } };
+const lazyLogProtos = new WeakSet<object>();
+
+/**
+ * `req.log` made on first use from what the request noted when it came in (its id, method and URL; routers
+ * below rewrite req.url). The accessor goes on the request prototype once, as trackRoutes does: one
+ * defined on each request would turn every request into a slow dictionary-mode object.
+ */
+function lazyRequestLog(req: Request): void {
+  const proto = Object.getPrototypeOf(req) as object;
+  if (lazyLogProtos.has(proto)) return;
+  lazyLogProtos.add(proto);
+  Object.defineProperty(proto, "log", {
+    configurable: true,
+    get(this: Logged) {
+      const f = this[LOG_FIELDS];
+      if (!this[LOG] && f) this[LOG] = f.logger.child({ req: requestFields(f) });
+      return this[LOG];
+    },
+    set(this: Logged, value: Logger) {
+      this[LOG] = value;
+    },
+  });
+}
+
 export function requestLogging(logger: Logger): RequestHandler {
   // Above info (LOG_LEVEL=warn) pino-http's line for a request is never written, yet it still builds a
   // child logger and its serializers for each one: about 9 % of the CPU of a /v1 read. Then the request
@@ -121,12 +148,10 @@ export function requestLogging(logger: Logger): RequestHandler {
   if (!logger.isLevelEnabled("info")) {
     return (req, res, next) => {
       const id = requestId(req, res);
-      const r = req as unknown as { id: string; log?: Logger };
+      const r = req as unknown as { id: string; log?: Logger } & Logged;
       r.id = id;
-      // The URL as it came in: routers below rewrite req.url to their own mount.
-      const { method, url } = req;
-      let child: Logger | undefined;
-      Object.defineProperty(req, "log", { configurable: true, enumerable: false, get: () => (child ??= logger.child({ req: requestFields({ id, method, url }) })) });
+      lazyRequestLog(req);
+      r[LOG_FIELDS] = { logger, id, method: req.method, url: req.url };
       const started = performance.now();
       res.on("finish", () => {
         if (res.statusCode >= 500) r.log!.error({ res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) }, "request errored");
