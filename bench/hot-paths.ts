@@ -145,6 +145,8 @@ export async function runHotPaths(opts: { workers: number; root?: string; log?: 
     await db.prisma.tenant.update({ where: { id: hooks.id }, data: { clockAt: null } }); // wall clock: the backlog is due now
     await createWebhookEndpoint(db.prisma, { tenantId: hooks.id, url: receivers.urls[0]!, events: [] });
     await writeBacklog(db, hooks.id, SIZES.events);
+    // Fresh statistics, as autovacuum gathers after a bulk load (the delivery claim plans on them).
+    await db.sql.exec("ANALYZE events, webhook_deliveries");
 
     const shop = await seedCatalog(db, "SANDBOX", "bench checkouts");
     const dunning = await seedCatalog(db, "SANDBOX", "bench dunning");

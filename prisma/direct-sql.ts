@@ -134,29 +134,39 @@ function asPrismaError(err: unknown): unknown {
   return new Prisma.PrismaClientKnownRequestError(`Unique constraint failed: ${cause.message}`, { code: "P2002", clientVersion: Prisma.prismaVersion.client, meta: { constraint: cause.constraint } });
 }
 
-async function run(client: SqlClient, sql: string | Prisma.Sql, params: unknown[]): Promise<pg.QueryResult | null> {
+/**
+ * `customPlan`: planned for its values at each run (an unnamed statement), never with a cached generic
+ * plan. For the claims of the job queues: with their parameters unknown, PostgreSQL estimates one pending
+ * row, and a generic plan that reads and sorts the whole backlog then looks cheapest; planned with the
+ * values (and the statistics), the claim walks the pending index in due order and stops at its batch.
+ */
+export interface SqlOptions {
+  customPlan?: boolean;
+}
+
+async function run(client: SqlClient, sql: string | Prisma.Sql, params: unknown[], opts: SqlOptions): Promise<pg.QueryResult | null> {
   const target = targets.get(client);
   if (!target) return null;
   if (target.closed) throw new Error("the transaction has ended; its connection is no longer this caller's");
   const { text, values } = textOf(sql, params);
   try {
-    return await target.query({ name: statementName(text), text, values: values.map(pgValue), types: utcTypes });
+    return await target.query({ ...(opts.customPlan ? {} : { name: statementName(text) }), text, values: values.map(pgValue), types: utcTypes });
   } catch (err) {
     throw asPrismaError(err);
   }
 }
 
 /** Rows of a statement (`$1`… parameters, or a `Prisma.sql` template) run in `client`, a client or a transaction. */
-export async function sqlQuery<T>(client: SqlClient, sql: string | Prisma.Sql, values: unknown[] = []): Promise<T[]> {
-  const result = await run(client, sql, values);
+export async function sqlQuery<T>(client: SqlClient, sql: string | Prisma.Sql, values: unknown[] = [], opts: SqlOptions = {}): Promise<T[]> {
+  const result = await run(client, sql, values, opts);
   if (result) return result.rows as T[];
   const { text, values: v } = textOf(sql, values);
   return client.$queryRawUnsafe<T[]>(text, ...v).catch((err: unknown) => Promise.reject(asPrismaError(err)));
 }
 
 /** How many rows a statement changed, run in `client`, a client or a transaction. */
-export async function sqlExecute(client: SqlClient, sql: string | Prisma.Sql, values: unknown[] = []): Promise<number> {
-  const result = await run(client, sql, values);
+export async function sqlExecute(client: SqlClient, sql: string | Prisma.Sql, values: unknown[] = [], opts: SqlOptions = {}): Promise<number> {
+  const result = await run(client, sql, values, opts);
   if (result) return result.rowCount ?? 0;
   const { text, values: v } = textOf(sql, values);
   return client.$executeRawUnsafe(text, ...v).catch((err: unknown) => Promise.reject(asPrismaError(err)));

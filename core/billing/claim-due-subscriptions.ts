@@ -33,7 +33,11 @@ export async function claimDueSubscriptions(
       ORDER BY s2.next_billing_at
       LIMIT ${input.limit}
       FOR UPDATE OF s2 SKIP LOCKED)
-    RETURNING s.id, s.tenant_id, t.mode::text AS mode, t.clock_at`);
+    RETURNING s.id, s.tenant_id, t.mode::text AS mode, t.clock_at`,
+    [],
+    // Planned with its values each time (prisma/direct-sql.ts SqlOptions): a cached generic plan reads the whole backlog.
+    { customPlan: true },
+  );
   return rows.map((r) => ({
     id: r.id,
     tenantId: r.tenant_id,

@@ -52,5 +52,9 @@ export async function claimDueEmails(
     FROM claimed c
     JOIN tenants t ON t.id = c.tenant_id
     LEFT JOIN customers cu ON cu.id = c.customer_id AND cu.tenant_id = c.tenant_id
-    ORDER BY c.next_attempt_at NULLS FIRST, c.created_at, c.id`);
+    ORDER BY c.next_attempt_at NULLS FIRST, c.created_at, c.id`,
+    [],
+    // Planned with its values each time (prisma/direct-sql.ts SqlOptions): a cached generic plan reads the whole backlog.
+    { customPlan: true },
+  );
 }

@@ -82,5 +82,9 @@ export async function claimDueDeliveries(
     JOIN events e ON e.id = c.event_id AND e.tenant_id = c.tenant_id
     JOIN webhook_endpoints ep ON ep.id = c.endpoint_id AND ep.tenant_id = c.tenant_id
     JOIN tenants t ON t.id = c.tenant_id
-    ORDER BY c.next_attempt_at`);
+    ORDER BY c.next_attempt_at`,
+    [],
+    // Planned with its values each time (prisma/direct-sql.ts SqlOptions): a cached generic plan reads the whole backlog.
+    { customPlan: true },
+  );
 }

@@ -16,6 +16,8 @@ import { recordAttempts, type AttemptOutcome } from "./record-attempts.ts";
 import { queueEndpointAlarms } from "./queue-endpoint-alarms.ts";
 
 export const WEBHOOKS_CHANNEL = "billing_webhooks_due";
+/** At most this many deliveries per claim; the pump claims again at once while claims come back full. */
+const CLAIM_BATCH = 32;
 
 export interface DispatcherOptions {
   concurrency: number;
@@ -84,10 +86,13 @@ export class WebhookDispatcher {
       this.wanted = false;
       const free = this.opts.concurrency - this.inflight;
       if (free <= 0) return;
+      // A claim reads a window of 4 rows per row it may take: sized by the whole free capacity, one
+      // endpoint's few free slots cost a read and sort of thousands of backlog rows each time.
+      const limit = Math.min(free, CLAIM_BATCH);
       let claimed: ClaimedDelivery[];
       try {
         claimed = await claimDueDeliveries(this.runtime.db.prisma, {
-          limit: free,
+          limit,
           now: this.runtime.wallClock.now(),
           leaseMs: this.opts.leaseMs,
           perEndpoint: this.opts.perEndpoint,
@@ -97,7 +102,7 @@ export class WebhookDispatcher {
         this.runtime.logger.error({ err }, "webhook claim failed");
         return;
       }
-      this.backlog = claimed.length === free;
+      this.backlog = claimed.length === limit;
       for (const d of claimed) this.launch(d);
     } while (this.wanted || this.backlog);
   }
