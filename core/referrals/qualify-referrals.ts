@@ -18,7 +18,11 @@ export async function qualifyReferrals(tx: Tx, input: { subscriptionIds: string[
       JOIN referral_programs p ON p.id = r.program_id
      WHERE r.referred_subscription_id = ANY(${input.subscriptionIds}::text[]) AND r.status = 'PENDING'
        AND s.status <> 'CANCELED' AND s.paid_cycles >= p.qualify_after_paid_cycles
-     ORDER BY r.id FOR UPDATE OF r`);
+     ORDER BY r.id FOR UPDATE OF r`,
+    [],
+    // A three-table join on an id array: planned with the ids, never a cached generic plan's guess.
+    { customPlan: true },
+  );
   for (const r of due) {
     await moveStatus(tx, REFERRAL, { id: r.id, tenantId: r.tenant_id, to: "QUALIFIED", data: { qualifiedAt: input.now } });
     await emitEvents(tx, { tenantId: r.tenant_id, subject: { kind: "referral", referralId: r.id }, types: ["referral.qualified"], at: input.now });
