@@ -65,4 +65,40 @@ describe("direct SQL on Prisma's connections", () => {
     });
     await expect(sqlQuery(leaked!, "SELECT 1")).rejects.toThrow(/transaction has ended/);
   });
+
+  it("prepares a statement once per connection, and a custom-plan statement never (planned with its values each time)", async () => {
+    const { runtime } = await testService();
+    if (runtime.db.kind !== "postgres") return; // PGlite takes the $queryRawUnsafe path
+    const prepared = (tx: Prisma.TransactionClient, marker: string) =>
+      sqlQuery<{ n: number }>(tx, "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE $1", [`%${marker}%`]);
+    const named = await runtime.db.prisma.$transaction(async (tx) => {
+      await sqlQuery(tx, "SELECT 1 AS one /* direct-sql-named */");
+      return (await prepared(tx, "direct-sql-named"))[0]!.n;
+    });
+    const custom = await runtime.db.prisma.$transaction(async (tx) => {
+      await sqlQuery(tx, "SELECT 1 AS one /* direct-sql-custom */", [], { customPlan: true });
+      return (await prepared(tx, "direct-sql-custom"))[0]!.n;
+    });
+    expect(named).toBe(1);
+    expect(custom).toBe(0);
+  });
+
+  it("still finds each transaction's own connection after the promise hook was switched off and on again", async () => {
+    const { runtime } = await testService();
+    if (runtime.db.kind !== "postgres") return; // PGlite takes the $queryRawUnsafe path
+    // Sent on the transaction's own connection as a prepared statement (the direct path), not through
+    // Prisma's raw query (the fallback, unnamed): that connection lists it among its prepared statements.
+    const directly = (marker: string) =>
+      runtime.db.prisma.$transaction(async (tx) => {
+        await new Promise((r) => setTimeout(r, 5));
+        await sqlQuery(tx, `SELECT 1 AS one /* ${marker} */`);
+        const [seen] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE ${`%${marker}%`}`;
+        return seen!.n === 1;
+      });
+    // One after another (the hook goes off between them), then overlapping ones.
+    const run = `${Date.now()}`;
+    for (let i = 0; i < 3; i++) expect(await directly(`hook-seq-${run}-${i}`)).toBe(true);
+    const overlapping = await Promise.all(Array.from({ length: 6 }, (_, i) => new Promise((r) => setTimeout(r, i * 3)).then(() => directly(`hook-par-${run}-${i}`))));
+    expect(overlapping.every(Boolean)).toBe(true);
+  });
 });
