@@ -67,21 +67,27 @@ function bounded(label: string): string {
 const MATCHED = Symbol("matchedRoute");
 const ROUTE = Symbol("route");
 type Tracked = Request & { [MATCHED]?: string; [ROUTE]?: unknown };
-const tracked = new WeakSet<object>();
+const accessorsDefined = new WeakMap<object, Set<string>>();
+
+/**
+ * An accessor on the request's prototype (Express's app.request), defined once: one defined on each
+ * request would make every request object a slow dictionary-mode object for the rest of its trip.
+ */
+function onRequestPrototype(req: Request, name: string, accessor: PropertyDescriptor): void {
+  const proto = Object.getPrototypeOf(req) as object;
+  const names = accessorsDefined.get(proto) ?? accessorsDefined.set(proto, new Set()).get(proto)!;
+  if (names.has(name)) return;
+  names.add(name);
+  Object.defineProperty(proto, name, { configurable: true, ...accessor });
+}
 
 /**
  * The template is taken when Express dispatches to a route: req.baseUrl is then the route's router's
  * mount path. By the time the answer is sent, a path-mounted middleware (an error handler, a limiter)
- * may have set req.baseUrl to the raw path it matched, ids included. The accessor goes on the app's
- * request prototype once, not on each request: a per-request accessor would make every request
- * object a slow dictionary-mode object for the rest of its trip.
+ * may have set req.baseUrl to the raw path it matched, ids included.
  */
 function trackRoutes(req: Request): void {
-  const proto = Object.getPrototypeOf(req) as object;
-  if (tracked.has(proto)) return;
-  tracked.add(proto);
-  Object.defineProperty(proto, "route", {
-    configurable: true,
+  onRequestPrototype(req, "route", {
     get(this: Tracked) {
       return this[ROUTE];
     },
@@ -117,19 +123,10 @@ const requestFields = (req: { id: string; method: string; url: string }) => ({ i
 const LOG = Symbol("log");
 const LOG_FIELDS = Symbol("logFields");
 type Logged = { [LOG]?: Logger; [LOG_FIELDS]?: { logger: Logger; id: string; method: string; url: string } };
-const lazyLogProtos = new WeakSet<object>();
 
-/**
- * `req.log` made on first use from what the request noted when it came in (its id, method and URL; routers
- * below rewrite req.url). The accessor goes on the request prototype once, as trackRoutes does: one
- * defined on each request would turn every request into a slow dictionary-mode object.
- */
+/** `req.log` made on first use from what the request noted when it came in (its id, method and URL; routers below rewrite req.url). */
 function lazyRequestLog(req: Request): void {
-  const proto = Object.getPrototypeOf(req) as object;
-  if (lazyLogProtos.has(proto)) return;
-  lazyLogProtos.add(proto);
-  Object.defineProperty(proto, "log", {
-    configurable: true,
+  onRequestPrototype(req, "log", {
     get(this: Logged) {
       const f = this[LOG_FIELDS];
       if (!this[LOG] && f) this[LOG] = f.logger.child({ req: requestFields(f) });
