@@ -20,6 +20,7 @@ import { applyInvoicesPaid, type PaidInvoice } from "./apply-invoice-paid.ts";
 import { decideSettlement, type SettlementDecision } from "./settlement-decision.ts";
 import type { Interval } from "../shared/periods.ts";
 import { sqlQuery, sqlExecute } from "../../prisma/direct-sql.ts";
+import { selectList } from "../shared/row-columns.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 
 export type Verdict = ChargeOutcome;
@@ -122,44 +123,46 @@ type PaymentWithInvoice = PaymentRead & { [K in keyof InvoiceRead as `invoice_${
 
 /** What settling reads of a subscription (`s`) and its offer (`o`): the lock statement's list, and the checkout sale's. */
 export const settlementSubscriptionColumns = (as = "") =>
-  [
-    ["id", "s.id"],
-    ["tenantId", "s.tenant_id"],
-    ["status", "s.status::text"],
-    ["offerId", "s.offer_id"],
-    ["anchorDay", "s.anchor_day"],
-    ["collectionMethod", "s.collection_method::text"],
-    ["lastPaymentId", "s.last_payment_id"],
-    ["pendingOfferId", "s.pending_offer_id"],
-    ["pendingOfferEffectiveAt", "s.pending_offer_effective_at"],
-    ["pendingKeepCoupon", "s.pending_keep_coupon"],
-    ["interval", "o.interval::text"],
-  ]
-    .map(([field, sql]) => `${sql} AS "${as}${field}"`)
-    .join(", ");
+  selectList(
+    [
+      ["id", "s.id"],
+      ["tenantId", "s.tenant_id"],
+      ["status", "s.status::text"],
+      ["offerId", "s.offer_id"],
+      ["anchorDay", "s.anchor_day"],
+      ["collectionMethod", "s.collection_method::text"],
+      ["lastPaymentId", "s.last_payment_id"],
+      ["pendingOfferId", "s.pending_offer_id"],
+      ["pendingOfferEffectiveAt", "s.pending_offer_effective_at"],
+      ["pendingKeepCoupon", "s.pending_keep_coupon"],
+      ["interval", "o.interval::text"],
+    ],
+    as,
+  );
 
 /** What settling reads of a payment (`p`) and its invoice (`i`, left-joined). */
 export const settlementPaymentColumns = (as = "") =>
-  [
-    ["id", "p.id"],
-    ["tenantId", "p.tenant_id"],
-    ["status", "p.status::text"],
-    ["amountCents", "p.amount_cents"],
-    ["invoiceId", "p.invoice_id"],
-    ["orderId", "p.order_id"],
-    ["subscriptionId", "p.subscription_id"],
-    ["gatewayChargeId", "p.gateway_charge_id"],
-    ["refundReason", "p.refund_reason"],
-    ["invoice_id", "i.id"],
-    ["invoice_tenantId", "i.tenant_id"],
-    ["invoice_status", "i.status::text"],
-    ["invoice_kind", "i.kind::text"],
-    ["invoice_periodStart", "i.period_start"],
-    ["invoice_periodEnd", "i.period_end"],
-    ["invoice_discountCents", "i.discount_cents"],
-  ]
-    .map(([field, sql]) => `${sql} AS "${as}${field}"`)
-    .join(", ");
+  selectList(
+    [
+      ["id", "p.id"],
+      ["tenantId", "p.tenant_id"],
+      ["status", "p.status::text"],
+      ["amountCents", "p.amount_cents"],
+      ["invoiceId", "p.invoice_id"],
+      ["orderId", "p.order_id"],
+      ["subscriptionId", "p.subscription_id"],
+      ["gatewayChargeId", "p.gateway_charge_id"],
+      ["refundReason", "p.refund_reason"],
+      ["invoice_id", "i.id"],
+      ["invoice_tenantId", "i.tenant_id"],
+      ["invoice_status", "i.status::text"],
+      ["invoice_kind", "i.kind::text"],
+      ["invoice_periodStart", "i.period_start"],
+      ["invoice_periodEnd", "i.period_end"],
+      ["invoice_discountCents", "i.discount_cents"],
+    ],
+    as,
+  );
 
 export type SettlementSubscriptionRow = SubscriptionRead & { interval: Interval | null };
 export type SettlementPaymentRow = PaymentWithInvoice;

@@ -9,7 +9,12 @@
  */
 function columns(prefix: string, list: [field: string, sql: string][], as = ""): string {
   const p = prefix ? `${prefix}.` : "";
-  return list.map(([field, sql]) => `${sql.replace(/\{\}/g, p)} AS "${as}${field}"`).join(", ");
+  return selectList(list.map(([field, sql]) => [field, sql.replace(/\{\}/g, p)]), as);
+}
+
+/** `sql AS "<as><field>"` for each pair: a statement's select list whose rows read as `field`s (`pickRow` with `as`). */
+export function selectList(list: [field: string, sql: string][], as = ""): string {
+  return list.map(([field, sql]) => `${sql} AS "${as}${field}"`).join(", ");
 }
 
 /** The fields read under `as` (see `columns`) as a row of their own; null when its id is null (no row joined). */

@@ -5,6 +5,7 @@ import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { sha256Hex } from "../shared/secrets.ts";
 import { canSellLive, formatCnpj } from "./tenant-profile.rules.ts";
 import { sqlQuery } from "../../prisma/direct-sql.ts";
+import { selectList } from "../shared/row-columns.ts";
 
 export interface Seller {
   name: string;
@@ -26,20 +27,21 @@ export interface Seller {
 
 /** The tenant columns a Seller is made of, from the tenants row aliased `t`, each named `<as><field>`. */
 export const sellerColumns = (as = "") =>
-  [
-    ["id", "t.id"],
-    ["name", "t.name"],
-    ["mode", "t.mode::text"],
-    ["legalName", "t.legal_name"],
-    ["cnpj", "t.cnpj"],
-    ["supportEmail", "t.support_email"],
-    ["supportPhone", "t.support_phone"],
-    ["address", "t.address"],
-    ["termsUrl", "t.terms_url"],
-    ["privacyUrl", "t.privacy_url"],
-  ]
-    .map(([field, sql]) => `${sql} AS "${as}${field}"`)
-    .join(", ");
+  selectList(
+    [
+      ["id", "t.id"],
+      ["name", "t.name"],
+      ["mode", "t.mode::text"],
+      ["legalName", "t.legal_name"],
+      ["cnpj", "t.cnpj"],
+      ["supportEmail", "t.support_email"],
+      ["supportPhone", "t.support_phone"],
+      ["address", "t.address"],
+      ["termsUrl", "t.terms_url"],
+      ["privacyUrl", "t.privacy_url"],
+    ],
+    as,
+  );
 export type SellerRow = { id: string; name: string; mode: "LIVE" | "SANDBOX"; legalName: string | null; cnpj: string | null; supportEmail: string | null; supportPhone: string | null; address: string | null; termsUrl: string | null; privacyUrl: string | null };
 
 // Read on every hosted page: one statement without Prisma's compiler (prisma/direct-sql.ts). The checkout
