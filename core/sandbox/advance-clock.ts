@@ -46,6 +46,9 @@ export async function advanceClock(runtime: Runtime, input: { tenantId: string; 
   let clock = from;
   const waitUntil = runtime.wallClock.now().getTime() + WAIT_FOR_HELD_MS;
   const attemptsBefore = await attemptsMade(runtime, input.tenantId);
+  // Deliveries due on the clock as it stands first, and those a background dispatcher is attempting right
+  // now: their retries are scheduled from the clock when their outcome is stored, and must be before it moves.
+  await deliverDueNow(runtime, input.tenantId);
   for (let i = 0; i < MAX_STEPS; i++) {
     const due = await nextDueInstant(runtime, input.tenantId, clock);
     const stepAt = due && due.getTime() > clock.getTime() ? due : clock;
