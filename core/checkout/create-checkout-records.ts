@@ -177,16 +177,18 @@ async function writeSaleRows(tx: Tx, r: CheckoutRecords, wallNow: Date): Promise
       RETURNING *)`);
   }
   // A card sale is settled right after: its rows come back as the settlement reads them (BornSale).
+  const settlesNow = owns && inv !== null;
+  const owned = owns ? Prisma.sql`(SELECT count(*)::int FROM intent)` : Prisma.sql`1`;
   const [row] = await sqlQuery<{ owned: number } & Record<string, unknown>>(
     tx,
-    owns && inv
+    settlesNow
       ? Prisma.sql`WITH ${Prisma.join(steps, ", ")}
-          SELECT (SELECT count(*)::int FROM intent) AS owned, ${Prisma.raw(settlementSubscriptionColumns("s_"))}, ${Prisma.raw(settlementPaymentColumns("p_"))}
+          SELECT ${owned} AS owned, ${Prisma.raw(settlementSubscriptionColumns("s_"))}, ${Prisma.raw(settlementPaymentColumns("p_"))}
             FROM subscription s JOIN offers o ON o.id = s.offer_id, payment p LEFT JOIN invoice i ON i.id = p.invoice_id`
-      : Prisma.sql`WITH ${Prisma.join(steps, ", ")} SELECT ${owns ? Prisma.sql`(SELECT count(*)::int FROM intent)` : Prisma.sql`1`} AS owned`,
+      : Prisma.sql`WITH ${Prisma.join(steps, ", ")} SELECT ${owned} AS owned`,
   );
   if (row?.owned !== 1) throw fieldError("card_number", "não foi possível confirmar o pagamento; tente novamente");
-  const subscription = owns && inv ? pickRow<SettlementSubscriptionRow>(row, "s_") : null;
-  const payment = owns && inv ? pickRow<SettlementPaymentRow>(row, "p_") : null;
+  const subscription = settlesNow ? pickRow<SettlementSubscriptionRow>(row, "s_") : null;
+  const payment = settlesNow ? pickRow<SettlementPaymentRow>(row, "p_") : null;
   return { customerId: customer.id, born: subscription && payment ? { subscription, payment } : null };
 }

@@ -142,7 +142,7 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
   r.get("/checkout/:offerId", async (req, res) => {
     const found = await getCheckoutOffer(prisma, req.params.offerId);
     const seller = found.seller;
-    if (seller && !seller.canSell) return sendHostedPage(res, runtime, INCOMPLETE.status, renderMessagePage(...NOT_SELLING));
+    if (!seller.canSell) return sendHostedPage(res, runtime, INCOMPLETE.status, renderMessagePage(...NOT_SELLING));
     const { offer, browserCard } = await pageCard(res, found);
     const query = textValues(req.query);
     const tracking = captureTracking({
@@ -161,7 +161,7 @@ export function checkoutRouter(runtime: Runtime, opts: AttemptLimitOptions = {})
     const found = offerOf(res) ?? (await getCheckoutOffer(prisma, String(req.params.offerId ?? "")));
     const seller = found.seller;
     // A LIVE seller without legal name and CNPJ takes no payment: nothing is created, nothing charged.
-    if (seller && !seller.canSell) {
+    if (!seller.canSell) {
       if (wantsJson(req)) return void res.status(INCOMPLETE.status).set("Cache-Control", "no-store").json({ error: NOT_SELLING[1], code: INCOMPLETE.code });
       return sendHostedPage(res, runtime, INCOMPLETE.status, renderMessagePage(...NOT_SELLING));
     }
