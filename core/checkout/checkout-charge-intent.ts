@@ -7,6 +7,7 @@ import { newId } from "../shared/ids.ts";
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { fieldError } from "./checkout-guards.ts";
 import { sqlExecute } from "../../prisma/direct-sql.ts";
+import { gatewayEventsInsert, gatewayEventsValues, logGatewayEvents, type GatewayEventInput } from "../gateways/log-gateway-event.ts";
 
 export interface ChargeIntent {
   tenantId: string;
@@ -18,12 +19,26 @@ export interface ChargeIntent {
   at: Date;
 }
 
-export async function announceCharge(prisma: PrismaClient, intent: ChargeIntent): Promise<void> {
-  await sqlExecute(
-    prisma,
-    `INSERT INTO checkout_charge_intents (id, tenant_id, gateway_account_id, idempotency_key, reference, amount_cents, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [newId("checkoutIntent"), intent.tenantId, intent.gatewayAccountId, intent.idempotencyKey, intent.reference, intent.amountCents, intent.at],
-  );
+const ANNOUNCE = `INSERT INTO checkout_charge_intents (id, tenant_id, gateway_account_id, idempotency_key, reference, amount_cents, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`;
+const ANNOUNCE_WITH_LOG = `WITH logged AS (${gatewayEventsInsert(8)}) ${ANNOUNCE}`;
+
+/**
+ * `log`: the gateway rows of the card step just before (the tokenize's), written by the same statement:
+ * one round trip fewer per checkout, and still committed before the charge is made. Should the
+ * statement fail, they are written on their own before the error goes on.
+ */
+export async function announceCharge(prisma: PrismaClient, intent: ChargeIntent, log: GatewayEventInput[] = []): Promise<void> {
+  const values = [newId("checkoutIntent"), intent.tenantId, intent.gatewayAccountId, intent.idempotencyKey, intent.reference, intent.amountCents, intent.at];
+  if (log.length === 0) {
+    await sqlExecute(prisma, ANNOUNCE, values);
+    return;
+  }
+  try {
+    await sqlExecute(prisma, ANNOUNCE_WITH_LOG, [...values, ...gatewayEventsValues(log)]);
+  } catch (err) {
+    await logGatewayEvents(prisma, log).catch(() => undefined);
+    throw err;
+  }
 }
 
 /** No money moved (declined): the intent goes. */

@@ -47,7 +47,8 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput, read
     coupon,
     now,
   };
-  const saved = input.method === "card" ? await tokenize(gw, ids.invoiceId, input, { id: existingCustomer?.id ?? ids.customerId, isNew: !existingCustomer }, offer.trialDays <= 0) : null;
+  // A first invoice is charged right after: tokenize holds its gateway row for the charge's announcement.
+  const saved = input.method === "card" ? await tokenize(gw, ids.invoiceId, input, { id: existingCustomer?.id ?? ids.customerId, isNew: !existingCustomer }, quote.firstInvoice !== null) : null;
   if (saved && !existingCustomer) ids.customerId = saved.customerId;
   const card = saved?.card ?? null;
 
@@ -68,7 +69,7 @@ export async function startCheckout(runtime: Runtime, input: CheckoutInput, read
   const { periodEnd: end, ...amount } = quote.firstInvoice;
   const idempotencyKey = `${ids.invoiceId}:1`;
   if (card) {
-    const verdict = await chargeAtCheckout(gw, card, amount.amountCents, offer.currency, ids.invoiceId, idempotencyKey, runtime.wallClock.now());
+    const verdict = await chargeAtCheckout(gw, card, amount.amountCents, offer.currency, ids.invoiceId, idempotencyKey, runtime.wallClock.now(), saved?.log);
     runtime.faults?.("after-gateway-charge");
     // Born waiting for its first payment; the approved verdict, settled in the same transaction,
     // activates it (its period, subscription.activated and invoice.paid).

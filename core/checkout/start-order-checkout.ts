@@ -54,7 +54,7 @@ export async function startOrderCheckout(runtime: Runtime, offer: CheckoutOffer,
     const saved = await tokenize(gw, ids.orderId, input, { id: existing?.id ?? ids.customerId, isNew: !existing }, true);
     if (!existing) ids.customerId = saved.customerId;
     const card = saved.card;
-    const verdict = await chargeAtCheckout(gw, card, amountCents, offer.currency, ids.orderId, idempotencyKey, runtime.wallClock.now());
+    const verdict = await chargeAtCheckout(gw, card, amountCents, offer.currency, ids.orderId, idempotencyKey, runtime.wallClock.now(), saved.log);
     runtime.faults?.("after-gateway-charge");
     try {
       await writeOrder({ ...records, card: { verdict, brand: card.brand, last4: card.last4 }, pix: null });

@@ -52,14 +52,19 @@ export async function logGatewayEvents(prisma: PrismaClient, events: GatewayEven
 }
 
 // Written after every gateway call, a whole batch's in one statement, without Prisma's compiler (prisma/direct-sql.ts).
-const INSERT_GATEWAY_EVENTS = `
-  INSERT INTO gateway_events (id, tenant_id, subscription_id, payment_id, order_id, provider, kind, outcome, code, gateway_id, detail_code, http_status, amount_cents, created_at)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],
-                       $12::int[], $13::int[], $14::timestamp(3)[])`;
+const INSERT_GATEWAY_EVENTS = gatewayEventsInsert(1);
 
-async function insertGatewayEvents(client: SqlClient, events: GatewayEventInput[]): Promise<void> {
+/** The insert of gateway event rows, its 14 arrays numbered from $`first`: to write them inside another statement (gatewayEventsValues). */
+export function gatewayEventsInsert(first: number): string {
+  const types = ["text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "int", "int", "timestamp(3)"];
+  return `INSERT INTO gateway_events (id, tenant_id, subscription_id, payment_id, order_id, provider, kind, outcome, code, gateway_id, detail_code, http_status, amount_cents, created_at)
+    SELECT * FROM unnest(${types.map((t, i) => `$${first + i}::${t}[]`).join(", ")})`;
+}
+
+/** The arrays gatewayEventsInsert takes, in its order. */
+export function gatewayEventsValues(events: GatewayEventInput[]): unknown[] {
   const col = <T>(f: (e: GatewayEventInput) => T) => events.map(f);
-  await sqlExecute(client, INSERT_GATEWAY_EVENTS, [
+  return [
     col(() => newId("gatewayEvent")),
     col((e) => e.tenantId),
     col((e) => e.subscriptionId ?? null),
@@ -74,7 +79,11 @@ async function insertGatewayEvents(client: SqlClient, events: GatewayEventInput[
     col((e) => e.httpStatus ?? 200),
     col((e) => e.amountCents ?? 0),
     col((e) => e.at.toISOString()),
-  ]);
+  ];
+}
+
+async function insertGatewayEvents(client: SqlClient, events: GatewayEventInput[]): Promise<void> {
+  await sqlExecute(client, INSERT_GATEWAY_EVENTS, gatewayEventsValues(events));
 }
 
 /** A notice the gateway sent about one of our payments (Pix paid, chargeback): the row names the payment's own codes. */

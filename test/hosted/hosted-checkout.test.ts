@@ -14,6 +14,7 @@ import { call } from "../helpers/http.ts";
 import { testService } from "../helpers/service.ts";
 import { newTenant } from "../helpers/tenant.ts";
 import { COUPON_SCRIPT } from "./summary-helpers.ts";
+import { oneTimeOffer } from "../orders/order-helpers.ts";
 
 const JSON_ACCEPT = { accept: "application/json" };
 const UNKNOWN_OFFER = "offer_01ARZ3NDEKTSV4RRFFQ69G5FAV";
@@ -235,6 +236,37 @@ describe("POST /checkout/{offer_id} success", () => {
     const r = await checkout(t.monthlyOfferId, { ...GOOD, email: `c-${Date.now()}@example.com` });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ status: "active", subscription_id: expect.stringMatching(/^sub_/), order_id: null, pix: null, error: null });
+  });
+
+  it("logs the card's gateway calls in order, the tokenize written with the charge's announcement: a subscription, an order and both refusals", async () => {
+    const t = await newTenant();
+    const prisma = (await testService()).runtime.db.prisma;
+    const calls = async (where: { subscriptionId?: string; orderId?: string }) =>
+      (await prisma.gatewayEvent.findMany({ where: { tenantId: t.tenantId, ...where }, orderBy: { id: "asc" } })).map((e) => `${e.kind}:${e.outcome}:${e.detailCode}`);
+
+    const sub = await checkout(t.monthlyOfferId, { ...GOOD, email: "log-sub@example.com" });
+    expect(sub.status).toBe(201);
+    expect(await calls({ subscriptionId: sub.body.subscription_id })).toEqual(["tokenize_card:approved:", "charge_card:approved:"]);
+
+    const order = await checkout(await oneTimeOffer(t), { ...GOOD, email: "log-order@example.com" });
+    expect(order.status).toBe(201);
+    expect(await calls({ orderId: order.body.order_id })).toEqual(["tokenize_card:approved:", "charge_card:approved:"]);
+
+    // Refused at its charge: both rows stay, though the sale is never written.
+    const poor = await checkout(t.monthlyOfferId, { ...GOOD, email: "log-poor@example.com", card_number: "4000000000009995" });
+    expect(poor.status).toBe(422);
+    // Refused at tokenize: its row is written on its own, and no charge is announced.
+    const refused = await checkout(t.monthlyOfferId, { ...GOOD, email: "log-refused@example.com", card_number: "4000000000000002" });
+    expect(refused.status).toBe(422);
+    const byCode = new Map<string, string[]>();
+    for (const e of await prisma.gatewayEvent.findMany({ where: { tenantId: t.tenantId }, orderBy: { id: "asc" } })) byCode.set(e.code, [...(byCode.get(e.code) ?? []), `${e.kind}:${e.outcome}:${e.detailCode}`]);
+    expect([...byCode.values()]).toEqual([
+      ["tokenize_card:approved:", "charge_card:approved:"],
+      ["tokenize_card:approved:", "charge_card:approved:"],
+      ["tokenize_card:approved:", "charge_card:declined:insufficient_funds"],
+      ["tokenize_card:declined:card_declined"],
+    ]);
+    expect(await prisma.checkoutChargeIntent.count({ where: { tenantId: t.tenantId } })).toBe(0);
   });
 
   it("answers a Pix checkout with the copy-paste, the QR URL and the expiry (JSON 201)", async () => {
