@@ -9,7 +9,7 @@ import { requestHash } from "../core/idempotency/idempotent-request.ts";
 import { AppError } from "../core/shared/errors.ts";
 import { FACADE_CLIENT_ADDRESS_HEADER, type FacadeRefusal } from "../contract/facade-request.ts";
 import { toHttp } from "../http/error-map.ts";
-import { facadeCalls, type CoreClient, type FacadeCall } from "./core-client.ts";
+import { attachFacadeCall, type CoreClient, type FacadeCall } from "./core-client.ts";
 import { bodyParsing } from "../http/body.ts";
 import { documentedOperation } from "./openapi/routes.ts";
 import { loadOperation } from "./operations.ts";
@@ -61,7 +61,7 @@ function forwardHeaders(req: Request): Record<string, string> {
   // Idempotency-Key belongs to POST (service-contract §6); on a GET it means nothing.
   const key = req.method === "POST" ? req.get("idempotency-key") : undefined;
   if (key !== undefined) headers["idempotency-key"] = key;
-  facadeCalls.set(headers, callOf(req));
+  attachFacadeCall(headers, callOf(req));
   return headers;
 }
 
