@@ -68,7 +68,7 @@ export interface ChildService {
  * which V8 fills with garbage before it collects: ~430-490 MB of RSS under bench/service-memory.ts
  * without the flag, ~270 MB with it (384 to 1024 MB measured alike; 2048 MB already ~430 MB).
  */
-export const SERVICE_NODE_ARGS = ["--max-old-space-size=1024", "--max-semi-space-size=8"];
+export const SERVICE_NODE_ARGS = ["--max-old-space-size=1024", "--max-semi-space-size=16"];
 
 export interface ChildOptions {
   /** PostgreSQL URL; empty: embedded PGlite in `dataDir` (one process at a time). */
